@@ -1,0 +1,319 @@
+"""The rules-core contract every variant implements, and the machinery they share.
+
+Nothing here imports gymnasium: a :class:`Game` is a plain Python object that deals a pack,
+answers which actions are legal, applies one, and describes itself in text and in a flat
+observation vector. :mod:`patience_gym.env` adapts any game to the Gymnasium API.
+
+One place per decision: a variant writes :meth:`Game.is_legal` (the rule, read straight from
+RULES.md) and :meth:`Game._apply` (what the move does). :meth:`Game.legal_mask` defaults to asking
+``is_legal`` of every action; variants may override it with a faster enumeration, and the test
+suite checks at every step of random games that the two agree exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from patience_gym.core.cards import N_KINDS, card_name, ordered_pack, parse_pack
+
+T = TypeVar("T")
+
+
+class IllegalMove(ValueError):
+    """Raised by :meth:`Game.apply` for an action the rules do not allow now."""
+
+
+# --------------------------------------------------------------------------------------------
+# Options
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option(Generic[T]):
+    """One keyword argument of a variant (RULES.md: "every option is a constructor keyword").
+
+    ``choices`` lists the allowed values; ``check`` is used instead for open ranges, returning an
+    error text (or ``None`` when the value is fine) and ``allowed`` describes it for messages.
+    """
+
+    default: T
+    doc: str
+    choices: tuple[T, ...] | None = None
+    check: Callable[[Any], str | None] | None = None
+    allowed: str = ""
+
+    def validate(self, game: str, name: str, value: Any) -> T:
+        if self.choices is not None:
+            # bool is an int subclass: compare on type too so that draw=True is refused.
+            if not any(type(value) is type(c) and value == c for c in self.choices):
+                allowed = ", ".join(repr(c) for c in self.choices)
+                raise ValueError(f"{game}: {name}={value!r} is not allowed; choose one of {allowed}")
+        elif self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise ValueError(f"{game}: {name}={value!r} is not allowed: {problem} ({self.allowed})")
+        return value
+
+
+def positive_int_or_none(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return "must be a whole number >= 1 or None"
+    return None
+
+
+def resolve_options(game: str, declared: Mapping[str, Option[Any]], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with ``given``; an unknown name or a bad value raises with what is allowed."""
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        allowed = ", ".join(sorted(declared)) or "none"
+        raise TypeError(f"{game} has no option {', '.join(map(repr, unknown))}; its options are: {allowed}")
+    return {name: opt.validate(game, name, given.get(name, opt.default)) for name, opt in declared.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# Observation layout
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Segment:
+    name: str
+    shape: tuple[int, ...]
+    doc: str
+    start: int = 0
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+@dataclass(frozen=True)
+class ObsLayout:
+    """Named, documented slices of a flat ``float32`` observation vector in ``[0, 1]``."""
+
+    segments: tuple[Segment, ...]
+    size: int = field(init=False)
+
+    def __init__(self, parts: Sequence[tuple[str, tuple[int, ...], str]]) -> None:
+        segs: list[Segment] = []
+        start = 0
+        for name, shape, doc in parts:
+            seg = Segment(name, shape, doc, start)
+            segs.append(seg)
+            start = seg.stop
+        object.__setattr__(self, "segments", tuple(segs))
+        object.__setattr__(self, "size", start)
+
+    def __getitem__(self, name: str) -> Segment:
+        for seg in self.segments:
+            if seg.name == name:
+                return seg
+        raise KeyError(f"no observation segment {name!r}; segments: {[s.name for s in self.segments]}")
+
+    def offset(self, name: str) -> int:
+        return self[name].start
+
+    def view(self, obs: np.ndarray, name: str) -> np.ndarray:
+        """The segment ``name`` of ``obs`` in its documented shape (a view, not a copy)."""
+        seg = self[name]
+        return obs[seg.start : seg.stop].reshape(seg.shape)
+
+    def describe(self) -> str:
+        return "\n".join(
+            f"[{s.start}:{s.stop}] {s.name} {s.shape}: {s.doc}" for s in self.segments
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """One entry of a variant's fixed action table: a kind and up to two pile indices."""
+
+    kind: str
+    src: int = -1
+    dst: int = -1
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.kind
+
+
+# --------------------------------------------------------------------------------------------
+# The game
+# --------------------------------------------------------------------------------------------
+
+
+class Game(ABC):
+    """A patience in progress. Subclasses are the variants; see ``games/`` for the declarations.
+
+    Class attributes a variant sets:
+
+    - ``name``: the variant's display name; ``n_packs``: 1 or 2.
+    - ``OPTIONS``: the keyword arguments of RULES.md with their defaults and allowed values.
+    - ``win_cards``: how many cards must reach the foundations to win.
+    - ``default_max_steps``: the step limit registered with the environment.
+    - ``STATE``: the names of the attributes that make up a position (copied by :meth:`clone`,
+      compared by :meth:`state_key`); everything else is configuration, shared between clones.
+
+    Per instance (built from the options): ``moves``, the fixed action table, and ``layout``,
+    the observation layout.
+    """
+
+    name: ClassVar[str]
+    n_packs: ClassVar[int] = 1
+    OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
+    win_cards: ClassVar[int] = 52
+    default_max_steps: ClassVar[int] = 1000
+    STATE: ClassVar[tuple[str, ...]] = ()
+
+    moves: tuple[Move, ...]
+    layout: ObsLayout
+
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, Any] = resolve_options(self.name, self.OPTIONS, options)
+        self.configure(**self.options)
+        self.n_actions = len(self.moves)
+
+    # ---- declared by each variant ------------------------------------------------------------
+
+    @abstractmethod
+    def configure(self, **options: Any) -> None:
+        """Store the options and build ``self.moves`` and ``self.layout``."""
+
+    @abstractmethod
+    def deal(self, pack: list[int]) -> None:
+        """Start a new game from ``pack`` (card ids, first element dealt first)."""
+
+    @abstractmethod
+    def is_legal(self, action: int) -> bool:
+        """The rule: may ``action`` be taken now? Never raises for an id in range."""
+
+    @abstractmethod
+    def _apply(self, move: Move) -> None:
+        """Carry out a legal move, then every automatic step that follows it."""
+
+    @property
+    @abstractmethod
+    def foundation_cards(self) -> int:
+        """Cards on the foundations (for Nestor: cards paired off)."""
+
+    @abstractmethod
+    def observe(self, out: np.ndarray) -> None:
+        """Write the observation into the zeroed vector ``out`` (``layout.size`` floats)."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """The table as text."""
+
+    @abstractmethod
+    def cards_in_play(self) -> list[int]:
+        """Every card the game holds, wherever it is (for the conservation invariant)."""
+
+    def heuristic(self) -> float:
+        """Value of the current position for the greedy baseline.
+
+        It must read only what a player can see (counts of hidden cards, never their identity):
+        the greedy policy scores positions reached in a clone, and a look at a card the move turned
+        up would be cheating.
+        """
+        return float(self.foundation_cards)
+
+    def extra_info(self) -> dict[str, Any]:
+        """Variant-specific entries for the environment's ``info`` dict."""
+        return {}
+
+    def state_key(self) -> Hashable:
+        """A hashable snapshot of the whole state (greedy's cycle guard, determinism tests)."""
+        return tuple(_freeze(getattr(self, name)) for name in self.STATE)
+
+    # ---- shared machinery ----------------------------------------------------------------------
+
+    def new_game(self, rng: np.random.Generator | None = None, deck: object = None) -> None:
+        """Shuffle a fresh pack with ``rng``, or deal the user's ``deck`` after validating it."""
+        if deck is not None:
+            pack = parse_pack(deck, self.n_packs, self.name)
+        else:
+            pack = ordered_pack(self.n_packs)
+            if rng is None:
+                rng = np.random.default_rng()
+            order = rng.permutation(len(pack))
+            pack = [pack[i] for i in order]
+        self.deal(pack)
+
+    def legal_mask(self) -> np.ndarray:
+        """Boolean mask over the action table: exactly the actions :meth:`apply` accepts."""
+        return np.fromiter((self.is_legal(a) for a in range(self.n_actions)), bool, self.n_actions)
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def apply(self, action: int) -> None:
+        """Apply ``action``; raise :class:`IllegalMove` (state untouched) when it is not legal."""
+        if not 0 <= action < self.n_actions:
+            raise IllegalMove(f"{self.name}: action {action} is outside 0..{self.n_actions - 1}")
+        if not self.is_legal(action):
+            raise IllegalMove(f"{self.name}: {self.describe(action)} is not legal now")
+        self._apply(self.moves[action])
+
+    @property
+    def won(self) -> bool:
+        return self.foundation_cards == self.win_cards
+
+    def describe(self, action: int) -> str:
+        """The readable move behind an action id, e.g. ``"7H pile 3 -> foundation"``.
+
+        Naming the card needs the current position; where no single card is meant (or the pile
+        is empty) the table's text alone is returned.
+        """
+        move = self.moves[action]
+        c = self.moving_card(move)
+        return f"{card_name(c)} {move.text}" if c is not None else move.text
+
+    def moving_card(self, move: Move) -> int | None:
+        """The card a move would carry now, for :meth:`describe`; ``None`` when there is none."""
+        return None
+
+    def observation(self) -> np.ndarray:
+        out = np.zeros(self.layout.size, dtype=np.float32)
+        self.observe(out)
+        return out
+
+    def clone(self) -> Game:
+        """A copy whose moves do not touch this game. ``STATE`` names what must be copied:
+        lists (of ints, or of lists of ints) are copied two levels deep; the rest is shared."""
+        new = copy.copy(self)
+        for name in self.STATE:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                setattr(new, name, [x[:] if isinstance(x, list) else x for x in value])
+        return new
+
+
+def _freeze(value: object) -> Hashable:
+    if isinstance(value, list):
+        return tuple(_freeze(x) for x in value)
+    return value  # type: ignore[return-value]
+
+
+def check_conserved(game: Game) -> None:
+    """Raise ``AssertionError`` unless the game holds each card exactly ``n_packs`` times."""
+    counts = np.bincount(np.asarray(game.cards_in_play(), dtype=np.int64), minlength=N_KINDS)
+    if not (counts == game.n_packs).all():
+        bad = {card_name(c): int(n) for c, n in enumerate(counts) if n != game.n_packs}
+        raise AssertionError(f"{game.name}: cards not conserved: {bad}")

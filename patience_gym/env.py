@@ -1,0 +1,153 @@
+"""The one Gymnasium adapter that every variant shares."""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from patience_gym.core.game import Game
+from patience_gym.games import get_variant
+
+REWARD_MODES = ("foundation", "win")
+
+
+class PatienceEnv(gym.Env[np.ndarray, np.integer]):
+    """A patience (solitaire) card game as a Gymnasium environment with masked discrete actions.
+
+    ## Description
+    One environment class serves every variant of ``shared/RULES.md``; the registered id picks the
+    game (``patience_gym/Klondike-v0``, ``patience_gym/Nestor-v0``, ...) and keyword arguments pick
+    its rule options. The rules live in :mod:`patience_gym.games`, which never imports gymnasium.
+
+    ## Action Space
+    ``Discrete(n)`` over a fixed table per variant, documented in the variant's module.
+    ``describe_action(a)`` reads an id as a move in the current position, e.g.
+    ``"7H pile 3 -> foundation"``. ``action_masks()`` returns the legal actions as a ``bool`` array
+    (what sb3-contrib's ``MaskablePPO`` calls); ``info["action_mask"]`` holds the same as ``int8``
+    (what ``Discrete.sample(mask=...)`` takes). The mask is exactly the set of actions the engine
+    accepts and is never all zero while the episode is live.
+
+    ## Observation Space
+    ``Box(0, 1, (size,), float32)``: named segments (``env.unwrapped.layout.describe()``) holding
+    every card a player can see and nothing hidden (face-down cards, the stock's order, Nestor's
+    unturned reserve never appear).
+
+    ## Starting State
+    A pack shuffled from the environment's ``np_random`` (``reset(seed=...)`` is deterministic), or
+    ``reset(options={"deck": [...]})``: 52 or 104 card strings such as ``"TD"``, first card dealt
+    first. A malformed pack raises ``ValueError`` naming the problem.
+
+    ## Rewards
+    ``reward="foundation"`` (default): the fraction of the game's winning cards newly moved to the
+    foundations (a won game sums to 1.0). ``reward="win"``: 1.0 on the winning step, else 0.
+    An illegal action (one the mask excludes) leaves the state unchanged and earns
+    ``illegal_reward`` (default -0.01) with ``info["illegal_action"] = True``; it never raises.
+
+    ## Episode End
+    ``terminated`` when the game is won or no legal action remains (lost). ``truncated`` when the
+    registered step limit (``max_episode_steps``) is reached.
+
+    ## Arguments
+    ``variant`` (set by the registration), ``render_mode`` (``None`` or ``"ansi"``), ``reward``,
+    ``illegal_reward``, and the variant's rule options (RULES.md), e.g. ``draw=3`` for Klondike.
+    An unknown option or a value outside the allowed ones raises with what is allowed.
+
+    ## Info
+    ``won``, ``foundation_cards``, ``action_mask``, ``illegal_action``, and the variant's extras
+    (Klondike: ``counter_score``).
+
+    ## Version History
+    * v0: first release.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        variant: str,
+        render_mode: str | None = None,
+        reward: str = "foundation",
+        illegal_reward: float = -0.01,
+        **options: Any,
+    ) -> None:
+        self.variant = get_variant(variant)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode={render_mode!r} is not supported; use None or 'ansi'")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward={reward!r} is not allowed; choose one of {', '.join(REWARD_MODES)}")
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.illegal_reward = float(illegal_reward)
+        self.game: Game = self.variant.make_game(**options)
+        self.layout = self.game.layout
+        self.action_space = spaces.Discrete(self.game.n_actions)
+        self.observation_space = spaces.Box(0.0, 1.0, (self.layout.size,), np.float32)
+        self._mask = np.zeros(self.game.n_actions, dtype=bool)
+        self._obs = np.zeros(self.layout.size, dtype=np.float32)
+        self._live = False
+
+    # ---- gymnasium API ------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        deck = options.pop("deck", None)
+        if options:
+            raise ValueError(f"unknown reset option(s) {sorted(options)}; the only one is 'deck'")
+        self.game.new_game(self.np_random, deck)
+        self._refresh()
+        return self._obs, self._info(illegal=False)
+
+    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        a = int(action)
+        if not (0 <= a < self.game.n_actions and self._mask[a]):
+            return self._obs.copy(), self.illegal_reward, not self._live, False, self._info(illegal=True)
+        before = self.game.foundation_cards
+        self.game.apply(a)
+        self._refresh()
+        won = self.game.won
+        if self.reward_mode == "win":
+            reward = 1.0 if won else 0.0
+        else:
+            reward = (self.game.foundation_cards - before) / self.game.win_cards
+        return self._obs, reward, not self._live, False, self._info(illegal=False)
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self.game.render()
+        return None
+
+    # ---- masking and reading ------------------------------------------------------------------
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as ``bool`` (sb3-contrib ``MaskablePPO``'s hook)."""
+        return self._mask.copy()
+
+    def describe_action(self, action: int) -> str:
+        """The move behind ``action`` in the current position, e.g. ``"7H pile 3 -> foundation"``."""
+        return self.game.describe(int(action))
+
+    def _refresh(self) -> None:
+        if self.game.won:
+            self._mask = np.zeros(self.game.n_actions, dtype=bool)
+        else:
+            self._mask = self.game.legal_mask()
+        self._live = bool(self._mask.any())
+        obs = np.zeros(self.layout.size, dtype=np.float32)
+        self.game.observe(obs)
+        self._obs = obs
+
+    def _info(self, *, illegal: bool) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "won": self.game.won,
+            "foundation_cards": self.game.foundation_cards,
+            "action_mask": self._mask.astype(np.int8),
+            "illegal_action": illegal,
+        }
+        info.update(self.game.extra_info())
+        return info

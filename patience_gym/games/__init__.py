@@ -1,0 +1,54 @@
+"""The variant table: one row per registered environment id.
+
+Adding a game is a module in this folder declaring a :class:`~patience_gym.core.game.Game`
+subclass, plus one row here; registration, the CLI, the benchmark and the registry-driven tests
+all read this table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from patience_gym.core.game import Game
+from patience_gym.games.klondike import Klondike
+from patience_gym.games.nestor import Nestor
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A registered environment: ``patience_gym/<env_name>``, its game and its fixed options."""
+
+    env_name: str
+    game: type[Game]
+    options: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""
+
+    @property
+    def env_id(self) -> str:
+        return f"patience_gym/{self.env_name}"
+
+    @property
+    def max_episode_steps(self) -> int:
+        return self.game.default_max_steps
+
+    def make_game(self, **options: Any) -> Game:
+        return self.game(**{**self.options, **options})
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("Klondike-v0", Klondike, summary="Klondike, one pack, draw 1, one pass (Cadogan)"),
+    Variant("Nestor-v0", Nestor, summary="Nestor, one pack, pair equal ranks (Cadogan)"),
+)
+
+BY_NAME: dict[str, Variant] = {v.env_name: v for v in VARIANTS}
+
+
+def get_variant(name: str) -> Variant:
+    """Look a variant up by ``Klondike-v0`` or ``patience_gym/Klondike-v0``."""
+    key = name.removeprefix("patience_gym/")
+    try:
+        return BY_NAME[key]
+    except KeyError:
+        known = ", ".join(v.env_name for v in VARIANTS)
+        raise ValueError(f"unknown environment {name!r}; registered: {known}") from None
