@@ -1,0 +1,142 @@
+"""The ``patience-gym`` command.
+
+::
+
+    patience-gym list
+    patience-gym evaluate --env Klondike-v0 --policy greedy --episodes 1000 --seed 0
+    patience-gym evaluate configs/eval/klondike.yaml --set episodes=200
+    patience-gym show Nestor-v0 --seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.config import ConfigError, load
+
+
+@dataclass
+class EvalConfig:
+    """``configs/eval/*.yaml``: which env, which policies, how many deals from which seed."""
+
+    env: str
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    policies: list[str] = field(default_factory=lambda: ["random", "greedy"])
+    episodes: int = 1000
+    seed: int = 0
+    workers: int = 1
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from patience_gym.games import VARIANTS
+
+    for v in VARIANTS:
+        opts = ", ".join(f"{k}={o.default!r}" for k, o in v.game.OPTIONS.items()) or "-"
+        print(f"{v.env_id:<32} {v.summary}  [options: {opts}; max steps {v.max_episode_steps}]")
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    import gymnasium as gym
+    import numpy as np
+
+    import patience_gym  # noqa: F401
+    from patience_gym.games import get_variant
+
+    variant = get_variant(args.env)
+    env = gym.make(variant.env_id, render_mode="ansi")
+    env.reset(seed=args.seed)
+    print(env.render())
+    legal = np.flatnonzero(env.unwrapped.action_masks())
+    print("legal:", "; ".join(f"{a}: {env.unwrapped.describe_action(a)}" for a in legal))
+    return 0
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from agents.evaluate import evaluate, format_table, to_json
+
+    cfg = load(
+        EvalConfig,
+        args.config,
+        args.set,
+        env=args.env,
+        policies=args.policy,
+        episodes=args.episodes,
+        seed=args.seed,
+        workers=args.workers,
+    )
+    if not cfg.policies:
+        raise ConfigError("no policy given: use --policy (random, greedy, ppo:<model path>)")
+    results = [
+        evaluate(
+            cfg.env,
+            p,
+            episodes=cfg.episodes,
+            seed=cfg.seed,
+            workers=cfg.workers,
+            env_kwargs=cfg.env_kwargs,
+            progress=not args.json,
+        )
+        for p in cfg.policies
+    ]
+    print(to_json(results) if args.json else format_table(results))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="patience-gym", description="Patience (solitaire) environments: evaluate and train agents."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="list the registered environments and their options")
+    p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("show", help="deal a game and print the table and the legal moves")
+    p.add_argument("env", help="environment id, e.g. Klondike-v0")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=_cmd_show)
+
+    p = sub.add_parser(
+        "evaluate",
+        help="play policies on fixed deals and report win rates",
+        description="Episode i is dealt with reset(seed=SEED+i): every policy plays the same deals.",
+    )
+    p.add_argument("config", nargs="?", help="YAML config (configs/eval/...); flags override it")
+    p.add_argument("--env", help="environment id, e.g. Klondike-v0")
+    p.add_argument(
+        "--policy", action="append", help="random, greedy or ppo:<model.zip>; repeat for several"
+    )
+    p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
+    p.add_argument("--seed", type=int, help="first deal's seed (default 0)")
+    p.add_argument("--workers", type=int, help="processes to spread episodes over (default 1)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config key, e.g. env_kwargs.draw=3")
+    p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    p.set_defaults(func=_cmd_evaluate)
+
+    try:  # training needs the optional extra (torch, stable-baselines3, sb3-contrib)
+        from agents.train import add_train_parser
+    except ImportError:
+        pass
+    else:
+        add_train_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (ConfigError, ValueError, TypeError) as exc:
+        print(f"patience-gym {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""Config files: YAML mapped onto dataclasses, checked key by key.
+
+A misspelt or unknown key, a value of the wrong type or a missing required key fails at once with
+a message naming the key and what is allowed. ``key=value`` overrides (from the command line) use
+dotted paths into nested mappings (``env_kwargs.draw=3``) and YAML syntax for the value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from pathlib import Path
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+
+C = TypeVar("C")
+
+
+class ConfigError(ValueError):
+    """A config file or override that does not fit its schema."""
+
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    import yaml
+
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"config file {str(p)!r} does not exist")
+    data = yaml.safe_load(p.read_text()) or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{p}: the top level must be a mapping of keys to values")
+    return data
+
+
+def parse_override(text: str) -> tuple[list[str], Any]:
+    import yaml
+
+    if "=" not in text:
+        raise ConfigError(f"override {text!r} must look like key=value (e.g. episodes=200)")
+    key, raw = text.split("=", 1)
+    if not key:
+        raise ConfigError(f"override {text!r} has no key")
+    return key.split("."), yaml.safe_load(raw) if raw else ""
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
+    data = dict(data)
+    for text in overrides:
+        path, value = parse_override(text)
+        node = data
+        for part in path[:-1]:
+            child = node.get(part)
+            if child is None:
+                child = node[part] = {}
+            elif not isinstance(child, dict):
+                raise ConfigError(f"override {text!r}: {part!r} is not a mapping")
+            else:
+                child = node[part] = dict(child)
+            node = child
+        node[path[-1]] = value
+    return data
+
+
+def _type_ok(value: Any, tp: Any) -> bool:
+    origin = get_origin(tp)
+    if tp is Any:
+        return True
+    if origin in (Union, types.UnionType):
+        return any(_type_ok(value, t) for t in get_args(tp))
+    if tp is type(None):
+        return value is None
+    if tp is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin is list:
+        (item,) = get_args(tp) or (Any,)
+        return isinstance(value, list) and all(_type_ok(v, item) for v in value)
+    if origin is dict:
+        return isinstance(value, dict)
+    if origin is typing.Literal:
+        return value in get_args(tp)
+    if isinstance(tp, type):
+        return isinstance(value, tp)
+    return True
+
+
+def _type_name(tp: Any) -> str:
+    if get_origin(tp) is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in get_args(tp))
+    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+
+
+def build(schema: type[C], data: dict[str, Any], where: str = "config") -> C:
+    """Check ``data`` against the dataclass ``schema`` and build it."""
+    fields = {f.name: f for f in dataclasses.fields(schema)}  # type: ignore[arg-type]
+    hints = get_type_hints(schema)
+    for key in data:
+        if key not in fields:
+            close = difflib.get_close_matches(key, fields, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"{where}: unknown key {key!r}{hint}; allowed keys: {', '.join(fields)}")
+    for name, f in fields.items():
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        if name not in data:
+            if required:
+                raise ConfigError(f"{where}: missing required key {name!r}")
+            continue
+        if not _type_ok(data[name], hints[name]):
+            raise ConfigError(
+                f"{where}: key {name!r} must be {_type_name(hints[name])}, got {data[name]!r}"
+            )
+    return schema(**data)
+
+
+def load(schema: type[C], path: str | Path | None, overrides: list[str] | None = None, **flags: Any) -> C:
+    """The config at ``path`` (or none), then ``flags`` that are not ``None``, then overrides."""
+    data = read_yaml(path) if path else {}
+    data.update({k: v for k, v in flags.items() if v is not None})
+    data = apply_overrides(data, overrides or [])
+    return build(schema, data, str(path) if path else "command line")
