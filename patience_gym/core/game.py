@@ -254,7 +254,13 @@ class Game(ABC):
                 rng = np.random.default_rng()
             order = rng.permutation(len(pack))
             pack = [pack[i] for i in order]
+        self.pack: tuple[int, ...] = tuple(pack)
         self.deal(pack)
+
+    def deck(self) -> list[str]:
+        """The pack this game was dealt from, as card strings: ``reset(options={"deck": ...})``
+        with it deals the same game again."""
+        return [card_name(c) for c in self.pack]
 
     def legal_mask(self) -> np.ndarray:
         """Boolean mask over the action table: exactly the actions :meth:`apply` accepts."""

@@ -1,0 +1,313 @@
+"""Klondike rule scenarios (RULES.md section 1), each from a fixed deal.
+
+Boards in comments list piles bottom card first; ``##`` is a face-down card.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import patience_gym  # noqa: F401
+from patience_gym.core.cards import NAME, parse_card
+from patience_gym.core.game import IllegalMove
+from patience_gym.games.klondike import Klondike
+from patience_gym.testing import act, action_id, check_position, legal_moves_text
+
+DATA = Path(__file__).parent / "data"
+
+
+def klondike_deck(piles: list[str], stock: str = "") -> list[str]:
+    """A pack that deals ``piles`` (pile i: i+1 cards, bottom first) and turns ``stock`` first.
+
+    Cards not named go to the end of the stock in A..K, C D H S order.
+    """
+    rows = [p.split() for p in piles]
+    assert [len(r) for r in rows] == list(range(1, 8)), "pile i holds i+1 cards"
+    pack = [rows[i][row] for row in range(7) for i in range(row, 7)]
+    pack += stock.split()
+    rest = [NAME[c] for c in range(52) if NAME[c] not in pack]
+    pack += rest
+    assert len(set(pack)) == 52, "a card is named twice"
+    return pack
+
+
+# A deal with a lot to test: a four-card face-up build can only be made by play, so most
+# scenarios start from this table and the stock order below.
+#   pile 0: KH
+#   pile 1: ## QS
+#   pile 2: ## ## AS
+#   pile 3: ## ## ## 2S
+#   pile 4: ## ## ## ## JD
+#   pile 5: ## ## ## ## ## TC
+#   pile 6: ## ## ## ## ## ## 2H
+PILES = [
+    "KH",
+    "3C QS",
+    "4C 4D AS",
+    "5C 5D 5H 2S",
+    "6C 6D 6H 6S JD",
+    "7C 7D 7H 7S 8C TC",
+    "8D 8H 8S 9C 9D 9H 2H",
+]
+STOCK = "JC 9S AD TH 3S"
+
+
+def game_for(piles: list[str] = PILES, stock: str = STOCK, **options: object) -> Klondike:
+    g = Klondike(**options)
+    g.new_game(deck=klondike_deck(piles, stock))
+    return g
+
+
+def test_staircase_deal_with_last_card_face_up() -> None:
+    g = game_for()
+    assert [len(p) for p in g.piles] == [1, 2, 3, 4, 5, 6, 7]
+    assert g.down == [0, 1, 2, 3, 4, 5, 6]
+    assert [NAME[p[-1]] for p in g.piles] == ["KH", "QS", "AS", "2S", "JD", "TC", "2H"]
+    assert len(g.stock) == 24 and g.talon == []
+    act(g, "stock -> talon")
+    assert NAME[g.talon[-1]] == "JC", "the first stock card turned is the 29th card of the pack"
+
+
+def test_deal_goes_row_by_row() -> None:
+    pack = klondike_deck(PILES, STOCK)
+    # row 0 deals piles 0..6, row 1 piles 1..6: the 8th card of the pack is pile 1's bottom card
+    assert pack[:8] == ["KH", "3C", "4C", "5C", "6C", "7C", "8D", "QS"]
+
+
+def test_aces_start_foundations_and_build_up_in_suit() -> None:
+    g = game_for()
+    assert "AS pile 2 -> foundation" in legal_moves_text(g)
+    assert "2S pile 3 -> foundation" not in legal_moves_text(g), "a two needs its ace first"
+    act(g, "AS pile 2 -> foundation")
+    act(g, "2S pile 3 -> foundation")
+    assert g.foundations == [0, 0, 0, 2]
+    assert not g.is_legal(action_id(g, "pile 6 -> foundation")), "2H may not go on the spades"
+
+
+def test_tableau_builds_down_in_alternate_colour() -> None:
+    g = game_for()
+    act(g, "stock -> talon")  # JC
+    assert g.is_legal(action_id(g, "talon -> pile 0")) is False, "JC is not one below KH"
+    act(g, "stock -> talon")  # 9S
+    assert g.is_legal(action_id(g, "talon -> pile 5")) is False, "9S on TC: same colour"
+    assert "9S talon -> pile 4" not in legal_moves_text(g), "9S on JD: two ranks lower"
+    act(g, "AS pile 2 -> foundation")
+    act(g, "2S pile 3 -> foundation")
+    # pile 2 now ends 4D (turned up), pile 3 ends 5H
+    assert [NAME[p[-1]] for p in g.piles[2:4]] == ["4D", "5H"]
+    assert "QS pile 1 -> pile 0" in legal_moves_text(g), "black queen on red king"
+
+
+def test_an_ace_is_never_placed_on_a_two() -> None:
+    # AS (black) could otherwise go on 2H (red, one higher)
+    g = game_for()
+    assert not g.is_legal(action_id(g, "pile 2 -> pile 6"))
+    assert "AS pile 2 -> pile 6" not in legal_moves_text(g)
+
+
+def test_face_down_card_turns_up_automatically() -> None:
+    g = game_for()
+    act(g, "AS pile 2 -> foundation")
+    assert g.down[2] == 1 and NAME[g.piles[2][-1]] == "4D"
+
+
+def _two_card_build() -> Klondike:
+    """Play QS onto KH: pile 0 becomes the face-up build KH QS, pile 1 turns up 3C."""
+    g = game_for()
+    act(g, "QS pile 1 -> pile 0")
+    assert g.down[0] == 0 and [NAME[c] for c in g.piles[0]] == ["KH", "QS"]
+    assert NAME[g.piles[1][-1]] == "3C" and g.down[1] == 0
+    return g
+
+
+# pile 2 ends KD here, so the run QS JD built on pile 0 has a place to go
+PILES_KD = [
+    "KH",
+    "3C QS",
+    "4C 4D KD",
+    "5C 5D 5H 2S",
+    "6C 6D 6H 6S JD",
+    "7C 7D 7H 7S 8C TC",
+    "8D 8H 8S 9C 9D 9H 2H",
+]
+
+
+def _three_card_build(**options: object) -> Klondike:
+    """Play QS then JD onto KH: pile 0 is the face-up build KH QS JD."""
+    g = game_for(PILES_KD, "JC", **options)
+    act(g, "QS pile 1 -> pile 0")
+    act(g, "JD pile 4 -> pile 0")
+    assert g.down[0] == 0 and [NAME[c] for c in g.piles[0]] == ["KH", "QS", "JD"]
+    return g
+
+
+def test_whole_build_moves_together_or_not_at_all() -> None:
+    g = _three_card_build()
+    # QS (and JD under it) would fit on KD, but the build is headed by KH: no move
+    assert not g.is_legal(action_id(g, "pile 0 -> pile 2"))
+    # nor may JD alone leave it; with no empty pile, the build cannot move at all
+    assert all(g.piles)
+    for j in range(1, 7):
+        assert not g.is_legal(action_id(g, f"pile 0 -> pile {j}"))
+
+
+def test_whole_build_moves_as_one_into_a_space() -> None:
+    g = game_for(["AC", "3C QS", "4C 4D KD", "5C 5D 5H 2S", "6C 6D 6H 6S JD",
+                  "7C 7D 7H 7S 8C TC", "8D 8H 8S 9C 9D 9H 2H"], "")
+    act(g, "QS pile 1 -> pile 2")
+    act(g, "JD pile 4 -> pile 2")  # pile 2: ## ## KD QS JD
+    act(g, "AC pile 0 -> foundation")
+    act(g, "KD pile 2 -> pile 0")
+    assert [NAME[c] for c in g.piles[0]] == ["KD", "QS", "JD"] and g.down[2] == 1
+
+
+def test_partial_moves_option_lets_any_run_move() -> None:
+    g = _three_card_build(partial_moves=True)
+    a = action_id(g, "pile 0 -> pile 2")
+    assert g.is_legal(a) and g.describe(a) == "QS pile 0 -> pile 2"
+    act(g, "QS pile 0 -> pile 2")
+    assert [NAME[c] for c in g.piles[0]] == ["KH"]
+    assert [NAME[c] for c in g.piles[2][-3:]] == ["KD", "QS", "JD"]
+
+
+def test_last_card_alone_may_go_to_a_foundation() -> None:
+    g = game_for(
+        ["KH", "3C QS", "4C 4D AS", "5C 5D 5H 3H", "6C 6D 6H 6S JD", "7C 7D 7H 7S 8C TC",
+         "8D 8H 8S 9C 9D 9H 2H"],
+        "AH",
+    )
+    act(g, "stock -> talon")
+    act(g, "AH talon -> foundation")
+    act(g, "2H pile 6 -> foundation")
+    act(g, "QS pile 1 -> pile 0")
+    act(g, "JD pile 4 -> pile 0")  # pile 0: KH QS JD (a build of three)
+    act(g, "3H pile 3 -> foundation")
+    assert g.foundations[2] == 3
+
+
+def test_empty_pile_takes_only_a_king_or_king_build() -> None:
+    g = game_for(
+        ["AC", "3C QS", "4C 4D KD", "5C 5D 5H QH", "6C 6D 6H 6S JD", "7C 7D 7H 7S 8C TC",
+         "8D 8H 8S 9C 9D 9H 2H"],
+        "",
+    )
+    act(g, "AC pile 0 -> foundation")
+    assert g.piles[0] == []
+    assert not g.is_legal(action_id(g, "pile 1 -> pile 0")), "a queen may not fill a space"
+    assert not g.is_legal(action_id(g, "pile 3 -> pile 0"))
+    assert g.is_legal(action_id(g, "pile 2 -> pile 0"))
+    act(g, "KD pile 2 -> pile 0")
+    assert [NAME[c] for c in g.piles[0]] == ["KD"] and NAME[g.piles[2][-1]] == "4D"
+
+
+def test_stock_is_gone_through_once_by_default() -> None:
+    g = game_for()
+    turn = action_id(g, "stock -> talon")
+    for _ in range(24):
+        g.apply(turn)
+    assert g.stock == [] and len(g.talon) == 24
+    assert not g.is_legal(turn)
+    with pytest.raises(IllegalMove):
+        g.apply(turn)
+
+
+def test_more_passes_turn_the_talon_over_without_shuffling() -> None:
+    g = game_for(passes=2)
+    turn = action_id(g, "stock -> talon")
+    for _ in range(24):
+        g.apply(turn)
+    first_pass = [NAME[c] for c in g.talon]
+    assert g.describe(turn) == "talon turned over -> stock (new pass)"
+    g.apply(turn)
+    assert g.talon == [] and len(g.stock) == 24
+    second = []
+    for _ in range(24):
+        g.apply(turn)
+        second.append(NAME[g.talon[-1]])
+    assert second == first_pass, "the second pass turns the cards in the same order"
+    assert not g.is_legal(turn), "two passes only"
+
+
+def test_unlimited_passes() -> None:
+    g = game_for(passes=None)
+    turn = action_id(g, "stock -> talon")
+    for _ in range(5 * 25):
+        g.apply(turn)
+    assert g.is_legal(turn)
+
+
+def test_draw_three_turns_three_and_only_the_top_is_available() -> None:
+    g = game_for(draw=3, stock="JC 9S AD TH 3S")
+    act(g, "stock -> talon")
+    assert [NAME[c] for c in g.talon] == ["JC", "9S", "AD"]
+    assert g.describe(action_id(g, "talon -> foundation")) == "AD talon -> foundation"
+    act(g, "AD talon -> foundation")
+    assert NAME[g.talon[-1]] == "9S"
+
+
+def test_counter_score_in_info() -> None:
+    env = gym.make("patience_gym/Klondike-v0")
+    _, info = env.reset(options={"deck": klondike_deck(PILES, STOCK)})
+    assert info["counter_score"] == -52
+    a = action_id(env.unwrapped.game, "pile 2 -> foundation")
+    _, reward, _, _, info = env.step(a)
+    assert info["counter_score"] == -47 and info["foundation_cards"] == 1
+    assert reward == pytest.approx(1 / 52)
+
+
+def test_hidden_cards_never_reach_the_observation() -> None:
+    a = game_for()
+    piles = list(PILES)
+    piles[6] = "9H 8H 8S 9C 9D 8D 2H"  # same face-up card, face-down cards shuffled
+    b = game_for(piles, "JC 9S AD TH 3S")
+    assert a.state_key() != b.state_key()
+    assert np.array_equal(a.observation(), b.observation())
+    stock_b = "JC 9S AD TH 3S".split()
+    rest = [c for c in klondike_deck(PILES, STOCK)[28:] if c not in stock_b]
+    c = Klondike()
+    c.new_game(deck=klondike_deck(PILES, " ".join(stock_b + rest[::-1])))
+    assert np.array_equal(a.observation(), c.observation()), "stock order must not leak"
+
+
+def test_mask_is_exact_on_the_scenario_positions() -> None:
+    g = game_for()
+    for text in ["QS pile 1 -> pile 0", "AS pile 2 -> foundation", "stock -> talon"]:
+        check_position(g)
+        act(g, text)
+    check_position(g)
+
+
+def test_options_reach_the_game_through_make() -> None:
+    env = gym.make("patience_gym/Klondike-v0", draw=3, passes=None, partial_moves=True)
+    g = env.unwrapped.game
+    assert (g.draw, g.passes, g.partial) == (3, None, True)
+    for bad in ({"draw": 2}, {"passes": 0}, {"passes": 1.5}, {"partial_moves": "yes"}, {"draw": True}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            gym.make("patience_gym/Klondike-v0", **bad)
+
+
+def test_a_fixed_deal_and_move_list_win() -> None:
+    record = json.loads((DATA / "klondike_win.json").read_text())
+    env = gym.make("patience_gym/Klondike-v0")
+    env.reset(options={"deck": record["deck"].split()})
+    total = 0.0
+    for i, text in enumerate(record["moves"]):
+        game = env.unwrapped.game
+        assert not game.won
+        a = act(game.clone(), text)  # finds the action id, checks it is legal
+        _, r, term, trunc, info = env.step(a)
+        total += r
+        assert term == (i == len(record["moves"]) - 1)
+    assert info["won"] is True and term and not trunc
+    assert total == pytest.approx(1.0) and info["counter_score"] == 208
+    assert not info["action_mask"].any()
+
+
+def test_parse_card_rejects_bad_names() -> None:
+    with pytest.raises(ValueError, match="rank then suit"):
+        parse_card("10H")
