@@ -87,7 +87,8 @@ def play_episodes(
     for i in indices:
         obs, info = env.reset(seed=seed + i)
         policy.reset(seed + i)
-        length, term, trunc = 0, False, False
+        length, trunc = 0, False
+        term = not info["action_mask"].any()  # a deal with no legal move is lost at once
         while not (term or trunc):
             obs, _, term, trunc, info = env.step(policy(env.unwrapped, obs))
             length += 1

@@ -48,7 +48,9 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     ## Episode End
     ``terminated`` when the game is won or no legal action remains (lost). ``truncated`` when the
-    registered step limit (``max_episode_steps``) is reached.
+    registered step limit (``max_episode_steps``) is reached. A deal can leave no legal move at
+    all (Nestor with ``reserve="open"``, for one): ``reset`` then returns an all-zero mask, and
+    any step on a finished game returns ``terminated=True`` with reward 0 and the state unchanged.
 
     ## Arguments
     ``variant`` (set by the registration), ``render_mode`` (``None`` or ``"ansi"``), ``reward``,
@@ -105,8 +107,10 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         a = int(action)
+        if not self._live:  # the game is over (won, lost, or dealt with no move at all)
+            return self._obs.copy(), 0.0, True, False, self._info(illegal=False)
         if not (0 <= a < self.game.n_actions and self._mask[a]):
-            return self._obs.copy(), self.illegal_reward, not self._live, False, self._info(illegal=True)
+            return self._obs.copy(), self.illegal_reward, False, False, self._info(illegal=True)
         before = self.game.foundation_cards
         self.game.apply(a)
         self._refresh()
