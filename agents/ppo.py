@@ -1,0 +1,77 @@
+"""A trained ``MaskablePPO`` model as a policy (``make_policy("ppo:<path>")``).
+
+::
+
+    import gymnasium as gym
+    import patience_gym  # noqa: F401
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("patience_gym/Nestor-v0")
+    model = MaskablePPO.load("runs/ppo/nestor/best_model.zip", device="cpu")
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    print("won" if info["won"] else f"{info['foundation_cards']} cards on the foundations")
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from patience_gym.env import PatienceEnv
+
+
+def resolve_model_path(path: str | Path) -> Path:
+    """A model file, or a training folder (its ``best_model.zip``, else ``final_model.zip``)."""
+    p = Path(path)
+    if p.is_dir():
+        for name in ("best_model.zip", "final_model.zip"):
+            if (p / name).is_file():
+                return p / name
+        raise ValueError(f"ppo:{path}: the folder holds neither best_model.zip nor final_model.zip")
+    if not p.is_file() and p.with_suffix(".zip").is_file():
+        p = p.with_suffix(".zip")
+    if not p.is_file():
+        raise ValueError(f"ppo:{path}: no such model file")
+    return p
+
+
+@lru_cache(maxsize=8)
+def _load(path: str, mtime: float) -> Any:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)  # one small forward pass per move: threads only add overhead
+    return MaskablePPO.load(path, device="cpu")
+
+
+class PPOPolicy:
+    """Plays the model's most likely legal action (masked, deterministic).
+
+    The model is loaded once per process (cached by path and modification time), however many
+    times the policy is built.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = resolve_model_path(path)
+        self.name = f"ppo:{path}"
+        self.model = _load(str(self.path.resolve()), self.path.stat().st_mtime)
+
+    def reset(self, seed: int) -> None:
+        """Deterministic: nothing to reseed."""
+
+    def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        if obs.shape != self.model.observation_space.shape or env.action_space.n != self.model.action_space.n:
+            raise ValueError(
+                f"{self.name} was trained on observations {self.model.observation_space.shape} and "
+                f"{self.model.action_space.n} actions; this env has {obs.shape} and {env.action_space.n}"
+            )
+        action, _ = self.model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        return int(action)
