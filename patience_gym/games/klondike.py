@@ -46,6 +46,13 @@ from patience_gym.core.vocabulary import ALTERNATE_DOWN
 N_PILES = 7
 _TALON_F, _PILE_F0, _TALON_P0, _STOCK, _PILE_P0 = 0, 1, 8, 15, 16
 _FITS = ALTERNATE_DOWN.table
+# _WANTS[last]: the cards that may be put on ``last`` in the tableau (never an ace).
+_WANTS = tuple(tuple(c for c in range(52) if _FITS[last][c] and RANK[c] != ACE) for last in range(52))
+# _PILE_P[i][j]: the action id of "pile i -> pile j".
+_PILE_P = tuple(
+    tuple(-1 if j == i else _PILE_P0 + 6 * i + (j if j < i else j - 1) for j in range(N_PILES))
+    for i in range(N_PILES)
+)
 
 # Observation: where each card is (one-hot over these places).
 _PLACES = [f"pile {i} face up" for i in range(N_PILES)] + [
@@ -56,6 +63,8 @@ _PLACES = [f"pile {i} face up" for i in range(N_PILES)] + [
 ]
 _FOUNDATION, _TALON_TOP, _TALON_BELOW, _HIDDEN = 7, 8, 9, 10
 _NP = len(_PLACES)
+# _FOUND_HOT[s][n]: observation indices of the n cards on suit s's foundation.
+_FOUND_HOT = tuple(tuple([(s * 13 + r) * _NP + _FOUNDATION for r in range(n)] for n in range(14)) for s in range(4))
 
 
 def _table() -> tuple[Move, ...]:
@@ -109,9 +118,7 @@ class Klondike(Game):
                 ("passes_left", (1,), "new passes still allowed / (passes - 1); 1 when unlimited"),
             ]
         )
-        self._o_down = self.layout.offset("face_down")
-        self._o_found = self.layout.offset("foundation")
-        self._o_tail = self.layout.offset("stock_size")
+        self._o_down = self.layout.offset("face_down")  # the 14 scalars follow one another
 
     # ---- dealing ------------------------------------------------------------------------------
 
@@ -170,34 +177,47 @@ class Klondike(Game):
         return self._run_start(move.src, move.dst) >= 0
 
     def legal_mask(self) -> np.ndarray:
-        """The same rules as :meth:`is_legal`, computed pile by pile instead of id by id."""
-        mask = np.zeros(58, dtype=bool)
+        """The same rules as :meth:`is_legal`, computed pile by pile instead of id by id.
+
+        Each pile's last card wants one of two cards (one rank lower, other colour); an empty
+        pile wants a king. Indexing those wants by card turns the 42 pile-to-pile checks into a
+        lookup per card that could move.
+        """
         piles, found = self.piles, self.foundations
+        wants: dict[int, list[int]] = {}
+        empty: list[int] = []
+        for j in range(N_PILES):
+            pile = piles[j]
+            if pile:
+                for c in _WANTS[pile[-1]]:
+                    wants.setdefault(c, []).append(j)
+            else:
+                empty.append(j)
+        legal: list[int] = []
+        if self.stock or self._can_pass():
+            legal.append(_STOCK)
         if self.talon:
             t = self.talon[-1]
-            mask[_TALON_F] = found[SUIT[t]] == RANK[t] - 1
-            for j in range(N_PILES):
-                mask[_TALON_P0 + j] = self._to_pile(t, j)
-        mask[_STOCK] = bool(self.stock) or self._can_pass()
-        lasts = [p[-1] if p else -1 for p in piles]
+            if found[SUIT[t]] == RANK[t] - 1:
+                legal.append(_TALON_F)
+            targets = empty if RANK[t] == KING else wants.get(t, ())
+            legal.extend(_TALON_P0 + j for j in targets)
         for i in range(N_PILES):
             pile = piles[i]
             if not pile:
                 continue
-            last = lasts[i]
-            mask[_PILE_F0 + i] = found[SUIT[last]] == RANK[last] - 1
-            base = _PILE_P0 + 6 * i
-            run = pile[self.down[i] :] if self.partial else pile[self.down[i] : self.down[i] + 1]
-            for j in range(N_PILES):
-                if j == i:
-                    continue
-                target = lasts[j]
-                if target < 0:
-                    ok = RANK[run[0]] == KING
-                else:
-                    fits = _FITS[target]
-                    ok = any(fits[c] and RANK[c] != ACE for c in run)
-                mask[base + (j if j < i else j - 1)] = ok
+            last = pile[-1]
+            if found[SUIT[last]] == RANK[last] - 1:
+                legal.append(_PILE_F0 + i)
+            d = self.down[i]
+            row = _PILE_P[i]
+            if RANK[pile[d]] == KING:
+                legal.extend(row[j] for j in empty if j != i)
+            for c in pile[d:] if self.partial else pile[d : d + 1]:
+                for j in wants.get(c, ()):
+                    legal.append(row[j])  # j != i: a pile never wants its own cards
+        mask = np.zeros(58, dtype=bool)
+        mask[legal] = True
         return mask
 
     def _apply(self, move: Move) -> None:
@@ -269,24 +289,26 @@ class Klondike(Game):
         hot: list[int] = []
         for i, pile in enumerate(self.piles):
             d = self.down[i]
-            hot.extend(c * _NP + _HIDDEN for c in pile[:d])
-            hot.extend(c * _NP + i for c in pile[d:])
-            out[self._o_down + i] = d / 6.0
+            if d:
+                hot += [c * _NP + _HIDDEN for c in pile[:d]]
+            hot += [c * _NP + i for c in pile[d:]]
         for s, n in enumerate(self.foundations):
-            hot.extend((s * 13 + r) * _NP + _FOUNDATION for r in range(n))
-            out[self._o_found + s] = n / 13.0
-        hot.extend(c * _NP + _HIDDEN for c in self.stock)
+            hot += _FOUND_HOT[s][n]
+        hot += [c * _NP + _HIDDEN for c in self.stock]
         if self.talon:
-            hot.extend(c * _NP + _TALON_BELOW for c in self.talon[:-1])
+            hot += [c * _NP + _TALON_BELOW for c in self.talon[:-1]]
             hot.append(self.talon[-1] * _NP + _TALON_TOP)
         out[hot] = 1.0
-        o = self._o_tail
-        out[o] = len(self.stock) / 24.0
-        out[o + 1] = len(self.talon) / 24.0
         if self.passes is None:
-            out[o + 2] = 1.0
-        elif self.passes > 1:
-            out[o + 2] = (self.passes - self.passes_used) / (self.passes - 1)
+            left = 1.0
+        else:
+            left = (self.passes - self.passes_used) / (self.passes - 1) if self.passes > 1 else 0.0
+        o = self._o_down
+        out[o : o + 14] = [d / 6.0 for d in self.down] + [n / 13.0 for n in self.foundations] + [
+            len(self.stock) / 24.0,
+            len(self.talon) / 24.0,
+            left,
+        ]
 
     def cards_in_play(self) -> list[int]:
         found = [s * 13 + r for s, n in enumerate(self.foundations) for r in range(n)]

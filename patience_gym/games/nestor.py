@@ -45,6 +45,8 @@ _WHERE = [f"column {i}" for i in range(N_COLS)] + [
 ]
 _RES_UP, _PAIRED, _HIDDEN = 8, 9, 10
 _NW = len(_WHERE)
+# _DEPTHS[n]: the depth feature of the cards of an n-card column, first dealt first.
+_DEPTHS = tuple([(n - 1 - k) / 5.0 for k in range(n)] for n in range(N_ROWS + 1))
 
 
 def _table() -> tuple[Move, ...]:
@@ -172,11 +174,13 @@ class Nestor(Game):
     def observe(self, out: np.ndarray) -> None:
         hot: list[int] = []
         depth = self._o_depth
+        at: list[int] = []
+        depths: list[float] = []
         for i, col in enumerate(self.cols):
-            n = len(col)
-            for k, c in enumerate(col):
-                hot.append(c * _NW + i)
-                out[depth + c] = (n - 1 - k) / 5.0
+            hot += [c * _NW + i for c in col]
+            at += [depth + c for c in col]
+            depths += _DEPTHS[len(col)]
+        out[at] = depths
         for k, c in enumerate(self.reserve):
             if c is not None:
                 hot.append(c * _NW + (_RES_UP if k < self.turned else _HIDDEN))
