@@ -1,0 +1,274 @@
+"""Light and Shade rule scenarios (RULES.md section 6), each from a fixed deal.
+
+``ls_deck`` inverts the deal: give the four Auxiliaries, the four Rivals and the first pack cards
+(next card first) and it returns the 104-card pack that deals them, the eight aces in front.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import patience_gym  # noqa: F401
+from patience_gym.core.cards import NAME, ordered_pack, parse_card
+from patience_gym.games.light_and_shade import LightAndShade
+from patience_gym.testing import act, action_id, check_position, legal_moves_text
+
+ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
+
+
+def ls_deck(aux: str, rivals: str, pack: str = "", aces_first: bool = True) -> list[str]:
+    """A pack dealing ``aux`` (4 cards) and ``rivals`` (4), then ``pack`` in turning order; the
+    cards not named follow in the ordered packs' order."""
+    named = aux.split() + rivals.split() + pack.split()
+    assert len(aux.split()) == 4 and len(rivals.split()) == 4
+    left = Counter(NAME[c] for c in ordered_pack(2)) - Counter(ACES) - Counter(named)
+    assert all(n >= 0 for n in left.values()) and not (
+        Counter(named) - Counter(NAME[c] for c in ordered_pack(2))
+    )
+    rest = [NAME[c] for c in ordered_pack(2) if c % 13 != 0]
+    tail: list[str] = []
+    for name in rest:
+        if left[name] > 0:
+            tail.append(name)
+            left[name] -= 1
+    deck = ACES + named + tail if aces_first else named + tail + ACES
+    assert len(deck) == 104
+    return deck
+
+
+def game_for(aux: str, rivals: str, pack: str = "", **options: object) -> LightAndShade:
+    g = LightAndShade(**options)
+    g.new_game(deck=ls_deck(aux, rivals, pack))
+    return g
+
+
+def names(cards: list[int]) -> list[str]:
+    return [NAME[c] for c in cards]
+
+
+def found_tops(g: LightAndShade) -> list[str]:
+    return [NAME[p[-1]] for p in g.foundations]
+
+
+def test_aces_are_taken_out_and_the_rest_dealt_in_order() -> None:
+    # Aces placed in the middle and at the end of the pack: the first copies go to foundations
+    # 0-3 and the second to 4-7; the other cards are dealt as if the aces were never there.
+    deck = ls_deck("KC QD JH TS", "9C 8D 7H 6S", "5C 4D")
+    deck.remove("AD")
+    deck.insert(5, "AD")  # between two auxiliaries
+    g = LightAndShade()
+    g.new_game(deck=deck)
+    assert found_tops(g) == ACES
+    assert [names(p) for p in g.aux] == [["KC"], ["QD"], ["JH"], ["TS"]]
+    assert names(g.rivals) == ["9C", "8D", "7H", "6S"]
+    assert len(g.pack) == 88 and g.talon == [] and g.foundation_cards == 0
+    act(g, "pack -> talon")
+    act(g, "pack -> talon")
+    assert names(g.talon) == ["5C", "4D"]
+
+
+def test_foundations_build_up_in_alternating_colours_suit_ignored() -> None:
+    g = game_for("2H 2D 3H 3D", "2C KS KS KH")
+    # 2H goes on the leftmost black ace (AC, foundation 0); 2D on the next black ace (AS, 3).
+    act(g, "2H auxiliary 0 -> foundation")
+    act(g, "2D auxiliary 1 -> foundation")
+    assert found_tops(g) == ["2H", "AD", "AH", "2D", "AC", "AD", "AH", "AS"]
+    # Every rank-2 top is red now: a red 3 fits nowhere.
+    assert not g.is_legal(action_id(g, "auxiliary 2 -> foundation"))
+    assert not g.is_legal(action_id(g, "auxiliary 3 -> foundation"))
+    # A black 2 goes on a red ace; then the red 3 above it fits that black 2.
+    act(g, "2C rival 0 -> auxiliary 2")  # onto 3H: one lower, other colour
+    act(g, "2C auxiliary 2 -> foundation")
+    assert found_tops(g)[1] == "2C"
+    act(g, "3H auxiliary 2 -> foundation")
+    assert found_tops(g)[1] == "3H" and g.foundation_cards == 4
+    assert not g.is_legal(action_id(g, "auxiliary 3 -> foundation"))  # 3D: no black 2 top left
+
+
+def test_a_rank_must_follow_in_sequence_on_the_foundations() -> None:
+    g = game_for("3C 4H 2C KH", "QS QS QH QH")
+    assert not g.is_legal(action_id(g, "auxiliary 0 -> foundation"))  # 3C on an ace
+    act(g, "2C auxiliary 2 -> foundation")  # on AD
+    assert not g.is_legal(action_id(g, "auxiliary 0 -> foundation"))  # 3C on black 2: same colour
+    assert not g.is_legal(action_id(g, "auxiliary 1 -> foundation"))  # 4H skips the 3
+
+
+def test_only_auxiliaries_reach_the_foundations() -> None:
+    # 2C in a Rival and 2D on the talon both fit an ace, but neither may go there.
+    g = game_for("KC KD KH KS", "2C QS QH QD", "2D")
+    act(g, "pack -> talon")
+    moves = legal_moves_text(g)
+    assert not [m for m in moves if "foundation" in m]
+    assert not any(m.kind in ("rival_f", "talon_f", "pack_f") for m in g.moves)
+    # Through an Auxiliary the 2C goes: first into a vacancy of the Auxiliaries.
+    assert "2C rival 0 -> auxiliary 0" not in moves  # on KC: not one lower
+    g2 = game_for("2H KD KH KS", "2C QS QH QD")
+    act(g2, "auxiliary 0 -> foundation")
+    act(g2, "2C rival 0 -> auxiliary 0")
+    act(g2, "2C auxiliary 0 -> foundation")
+    assert g2.foundation_cards == 2
+
+
+def test_rival_onto_auxiliary_needs_one_lower_and_the_other_colour() -> None:
+    g = game_for("9H 9C 9D 9S", "8C 8H 7C TC")
+    legal = set(legal_moves_text(g))
+    assert "8C rival 0 -> auxiliary 0" in legal  # black 8 on red 9
+    assert "8C rival 0 -> auxiliary 2" in legal
+    assert "8C rival 0 -> auxiliary 1" not in legal  # same colour
+    assert "8H rival 1 -> auxiliary 1" in legal and "8H rival 1 -> auxiliary 0" not in legal
+    assert not [m for m in legal if m.startswith("7C rival 2")]  # two lower
+    assert not [m for m in legal if m.startswith("TC rival 3")]  # one higher
+    act(g, "8C rival 0 -> auxiliary 0")
+    assert names(g.aux[0]) == ["9H", "8C"] and g.rivals[0] == -1
+    # Auxiliary cards never move between Auxiliaries.
+    assert not any(m.kind == "aux_a" for m in g.moves)
+
+
+def test_an_empty_auxiliary_takes_any_rival_and_waits_for_it() -> None:
+    g = game_for("2D KC KD KH", "QC QH 5S 5S")
+    act(g, "2D auxiliary 0 -> foundation")
+    assert g.aux[0] == []  # not refilled automatically
+    legal = set(legal_moves_text(g))
+    for r, c in enumerate(["QC", "QH", "5S", "5S"]):
+        assert f"{c} rival {r} -> auxiliary 0" in legal
+    act(g, "5S rival 2 -> auxiliary 0")
+    assert names(g.aux[0]) == ["5S"]
+
+
+def test_rival_vacancies_are_filled_from_the_pack_or_the_talon_by_choice() -> None:
+    g = game_for("9H KC KD KH", "8C QS QH QD", "7D 6S 5H")
+    assert not g.is_legal(action_id(g, "pack -> rival 1"))  # rival 1 is occupied
+    act(g, "pack -> talon")  # 7D
+    assert not g.is_legal(action_id(g, "talon -> rival 1"))
+    act(g, "8C rival 0 -> auxiliary 0")
+    assert g.rivals[0] == -1  # no automatic refill
+    legal = set(legal_moves_text(g))
+    assert {"7D talon -> rival 0", "pack -> rival 0"} <= legal
+    act(g, "pack -> rival 0")  # the pack's next card goes straight in
+    assert NAME[g.rivals[0]] == "6S" and names(g.talon) == ["7D"] and len(g.pack) == 86
+    assert not g.is_legal(action_id(g, "rival 0 -> auxiliary 0"))  # 6S is two below 8C
+    g2 = game_for("9H KC KD KH", "8C QS QH QD", "7D 6S 5H")
+    act(g2, "pack -> talon")
+    act(g2, "8C rival 0 -> auxiliary 0")
+    act(g2, "7D talon -> rival 0")
+    assert NAME[g2.rivals[0]] == "7D" and g2.talon == []
+    act(g2, "7D rival 0 -> auxiliary 0")
+    assert names(g2.aux[0]) == ["9H", "8C", "7D"]
+
+
+def test_the_talon_goes_nowhere_else_unless_the_option_allows_auxiliaries() -> None:
+    deal = ("9H KC KD 5S", "JS JS JH JH", "8C")
+    g = game_for(*deal)
+    act(g, "pack -> talon")  # 8C fits 9H, but the talon only fills empty Rivals
+    assert legal_moves_text(g) == ["pack -> talon"]
+    g = game_for(*deal, talon_to_auxiliaries=True)
+    act(g, "pack -> talon")
+    assert legal_moves_text(g) == ["8C talon -> auxiliary 0", "pack -> talon"]
+    act(g, "8C talon -> auxiliary 0")
+    assert names(g.aux[0]) == ["9H", "8C"] and g.talon == []
+    # Even with the option, an empty Auxiliary is filled from the Rivals only.
+    g = game_for("2D KC KD KH", "JS JS JH JH", "8C", talon_to_auxiliaries=True)
+    act(g, "auxiliary 0 -> foundation")
+    act(g, "pack -> talon")
+    assert not g.is_legal(action_id(g, "talon -> auxiliary 0"))
+
+
+def test_no_redeal_the_game_is_lost_when_stuck() -> None:
+    # Kings in the Rivals fit nothing and the 5s cannot reach the foundations: the only move is
+    # to turn the pack, 88 times, and then the game is over.
+    env = gym.make("patience_gym/LightAndShade-v0")
+    _, info = env.reset(options={"deck": ls_deck("5H 5D 5C 5S", "KC KD KH KS")})
+    turn = action_id(env.unwrapped.game, "pack -> talon")
+    for step in range(88):
+        assert np.flatnonzero(info["action_mask"]).tolist() == [turn]
+        _, _, term, trunc, info = env.step(turn)
+    assert term and not trunc and info["won"] is False
+    assert not info["action_mask"].any() and len(env.unwrapped.game.talon) == 88
+
+
+def test_the_pack_order_is_not_observed() -> None:
+    # Two deals that differ only in the order of face-down pack cards look the same...
+    a = game_for("9H KC KD KH", "8C QS QH QD", "7D 6S")
+    b = game_for("9H KC KD KH", "8C QS QH QD", "6S 7D")
+    assert np.array_equal(a.observation(), b.observation())
+    assert np.array_equal(a.legal_mask(), b.legal_mask())
+    # ...until a card is turned; the talon's lower cards stay visible.
+    act(a, "pack -> talon")
+    act(b, "pack -> talon")
+    assert not np.array_equal(a.observation(), b.observation())
+    act(a, "pack -> talon")
+    place = a.layout.view(a.observation(), "card_place")
+    assert place[a.rivals[0], 4] == 0.5  # 8C: one copy in rival 0
+    assert place[parse_card("7D"), 9] == 0.5 and place[parse_card("6S"), 8] == 0.5  # below, top
+
+
+def test_heuristic_reads_counts_only() -> None:
+    a = game_for("9H KC KD KH", "8C QS QH QD", "7D 6S")
+    b = game_for("9H KC KD KH", "8C QS QH QD", "6S 7D")
+    for g in (a, b):
+        act(g, "8C rival 0 -> auxiliary 0")
+        act(g, "pack -> rival 0")
+    assert a.heuristic() == b.heuristic()
+
+
+def test_every_action_has_a_distinct_readable_text() -> None:
+    g = LightAndShade()
+    texts = [m.text for m in g.moves]
+    assert len(texts) == len(set(texts)) == 33
+    g.new_game(np.random.default_rng(0))
+    check_position(g)
+
+
+def _winning_moves() -> tuple[list[str], list[str]]:
+    """A deck and a move list that wins, using every kind of move of the default rules."""
+    # 2s: four dealt to the Auxiliaries, four to the Rivals.
+    aux, rivals = "2H 2D 2C 2S", "2H 2D 2C 2S"
+    moves = [f"auxiliary {i} -> foundation" for i in range(4)]
+    for r in range(4):
+        moves += [f"rival {r} -> auxiliary 0", "auxiliary 0 -> foundation"]
+    # 3s: all turned onto the talon, then played through a Rival and an Auxiliary.
+    pack = ["3C 3D 3H 3S 3C 3D 3H 3S"]
+    moves += ["pack -> talon"] * 8
+    moves += ["talon -> rival 1", "rival 1 -> auxiliary 2", "auxiliary 2 -> foundation"] * 8
+    # 4s and 5s: each 4 built on a 5 of the other colour in an Auxiliary, then both played off.
+    pack.append("5C 4H 5S 4D 5D 4C 5H 4S 5C 4H 5S 4D 5D 4C 5H 4S")
+    moves += [
+        "pack -> rival 3",
+        "rival 3 -> auxiliary 1",
+        "pack -> rival 0",
+        "rival 0 -> auxiliary 1",
+        "auxiliary 1 -> foundation",
+        "auxiliary 1 -> foundation",
+    ] * 8
+    # 6 to K: straight from the pack through a Rival and an Auxiliary.
+    for rank in "6789TJQK":
+        pack.append(" ".join(f"{rank}{s}" for s in "CDHS" * 2))
+        moves += ["pack -> rival 2", "rival 2 -> auxiliary 3", "auxiliary 3 -> foundation"] * 8
+    return ls_deck(aux, rivals, " ".join(pack)), moves
+
+
+def test_a_fixed_deck_is_won_through_the_env() -> None:
+    deck, moves = _winning_moves()
+    env = gym.make("patience_gym/LightAndShade-v0")
+    _, info = env.reset(options={"deck": deck})
+    game = env.unwrapped.game
+    total = 0.0
+    for k, text in enumerate(moves):
+        a = action_id(game, text)
+        assert info["action_mask"][a], f"move {k} {text!r} is not legal\n{game.render()}"
+        _, reward, term, trunc, info = env.step(a)
+        total += reward
+        assert term == (k == len(moves) - 1) and not trunc
+    assert info["won"] is True and info["foundation_cards"] == 96
+    assert total == pytest.approx(1.0)
+    assert len(moves) < game.default_max_steps
+
+
+def test_the_step_limit_is_registered() -> None:
+    assert (
+        gym.spec("patience_gym/LightAndShade-v0").max_episode_steps == LightAndShade.default_max_steps == 400
+    )
