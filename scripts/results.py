@@ -1,0 +1,165 @@
+"""Regenerate the baseline results table: random, greedy and PPO on held-out deals, per variant.
+
+::
+
+    python scripts/results.py                          # every registered variant, 1,000 deals each
+    python scripts/results.py --env Nestor-v0 --env Klondike-v0 --workers 2
+    python scripts/results.py --skip-train --episodes 200
+
+For each variant it reads ``configs/ppo/<variant>.yaml`` (``Klondike-v0`` -> ``klondike.yaml``,
+``LightAndShade-v0`` -> ``light_and_shade.yaml``), trains PPO from it unless the config's
+``output_dir`` already holds ``final_model.zip`` (``--retrain`` trains anyway, ``--skip-train`` never
+trains), then plays random, greedy and the PPO model (``best_model.zip``: the one that scored best
+on the periodic evaluation's own deals) on deals ``reset(seed=i)``, ``i`` in ``0 .. episodes-1``:
+seeds that training and its periodic evaluation never use (see :mod:`agents.train`).
+
+Writes ``results/results.md`` (a Markdown table, with a plain verdict per variant) and
+``results/results.json``. Rows for variants not run this time are kept from the previous JSON, so
+variants can be (re)done one at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agents.evaluate import Result, evaluate, wilson  # noqa: E402
+from patience_gym.games import VARIANTS, get_variant  # noqa: E402
+
+
+def config_path(env_name: str) -> Path:
+    """``configs/ppo/<snake_case name>.yaml``: ``StLouis-v0`` -> ``st_louis.yaml``."""
+    stem = re.sub(r"(?<!^)(?=[A-Z])", "_", env_name.rsplit("-v", 1)[0]).lower()
+    return ROOT / "configs" / "ppo" / f"{stem}.yaml"
+
+
+def train_if_needed(env_name: str, skip: bool, retrain: bool) -> tuple[Path | None, dict[str, Any] | None]:
+    """The trained model's folder and its ``train_info.json`` (``None`` where there is no model)."""
+    from agents.train import load_config, train
+
+    path = config_path(env_name)
+    if not path.is_file():
+        print(f"{env_name}: no {path.relative_to(ROOT)}; PPO left out", file=sys.stderr)
+        return None, None
+    cfg = load_config(str(path))
+    out = Path(cfg.output_dir)
+    if not out.is_absolute():
+        out = ROOT / out
+        cfg.output_dir = str(out)
+    if retrain or (not skip and not (out / "final_model.zip").is_file()):
+        print(f"{env_name}: training {cfg.total_timesteps:,} steps into {out}", file=sys.stderr)
+        train(cfg)
+    if not (out / "final_model.zip").is_file():
+        print(f"{env_name}: no model in {out}; PPO left out", file=sys.stderr)
+        return None, None
+    info_path = out / "train_info.json"
+    info = json.loads(info_path.read_text()) if info_path.is_file() else {}
+    return out, info
+
+
+def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    out, info = train_if_needed(env_name, args.skip_train, args.retrain)
+    specs = ["random", "greedy"]
+    if out is not None:
+        model = out / "best_model.zip"
+        specs.append(f"ppo:{model if model.is_file() else out / 'final_model.zip'}")
+    rows = []
+    for spec in specs:
+        r: Result = evaluate(env_name, spec, episodes=args.episodes, seed=0, workers=args.workers, progress=True)
+        row = r.summary()
+        row["policy"] = "ppo" if spec.startswith("ppo:") else spec
+        if spec.startswith("ppo:"):
+            row["model"] = str(Path(spec[4:]).relative_to(ROOT)) if Path(spec[4:]).is_relative_to(ROOT) else spec[4:]
+            row["train_timesteps"] = (info or {}).get("num_timesteps")
+            row["train_seconds"] = (info or {}).get("seconds")
+        print(f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, {r.mean_foundation_cards:.1f} cards "
+              f"({r.seconds:.0f} s)", file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
+def _rate(row: dict[str, Any]) -> str:
+    lo, hi = row["ci95"]
+    return f"{100 * row['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def verdict(rows: list[dict[str, Any]]) -> str:
+    """A plain sentence comparing PPO with greedy on wins (Wilson intervals) and cards."""
+    by = {r["policy"]: r for r in rows}
+    if "ppo" not in by:
+        return "no PPO model"
+    p, g = by["ppo"], by["greedy"]
+    cards = f"mean cards {p['mean_foundation_cards']:.1f} vs {g['mean_foundation_cards']:.1f}"
+    if p["ci95"][0] > g["ci95"][1]:
+        return f"PPO beats greedy (95% intervals apart; {cards})."
+    if p["ci95"][1] < g["ci95"][0]:
+        return f"PPO does not beat greedy: it wins less (95% intervals apart; {cards})."
+    if p["wins"] == 0 and g["wins"] == 0:
+        return f"Neither wins a game; PPO does not beat greedy on wins ({cards})."
+    return f"PPO does not beat greedy: the win rates are within each other's noise ({cards})."
+
+
+def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
+    head = (
+        "| variant | policy | games | wins | win rate [95% Wilson CI] | mean cards on foundations "
+        "| mean length | PPO training |\n|---|---|---:|---:|---|---:|---:|---|"
+    )
+    lines = [head]
+    order = [v.env_name for v in VARIANTS if v.env_name in results] + sorted(
+        k for k in results if k not in {v.env_name for v in VARIANTS}
+    )
+    for env_name in order:
+        for r in results[env_name]:
+            budget = ""
+            if r["policy"] == "ppo" and r.get("train_timesteps"):
+                secs = r.get("train_seconds")
+                budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")
+            lines.append(
+                f"| {env_name} | {r['policy']} | {r['games']} | {r['wins']} | {_rate(r)} "
+                f"| {r['mean_foundation_cards']:.1f} | {r['mean_length']:.1f} | {budget} |"
+            )
+    lines.append("")
+    for env_name in order:
+        lines.append(f"- **{env_name}**: {verdict(results[env_name])}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env", action="append", help="variant(s) to run (default: every registered one)")
+    parser.add_argument("--episodes", type=int, default=1000, help="held-out deals per policy (seeds 0..N-1)")
+    parser.add_argument("--workers", type=int, default=1, help="processes for the evaluation")
+    parser.add_argument("--skip-train", action="store_true", help="never train; PPO only where a model exists")
+    parser.add_argument("--retrain", action="store_true", help="train even where a model exists")
+    parser.add_argument("--out", default=str(ROOT / "results" / "results.md"), help="Markdown table to write")
+    args = parser.parse_args(argv)
+    names = [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
+
+    md = Path(args.out)
+    js = md.with_suffix(".json")
+    results: dict[str, list[dict[str, Any]]] = json.loads(js.read_text()) if js.is_file() else {}
+    start = time.perf_counter()
+    for name in names:
+        results[name] = run_variant(name, args)
+        md.parent.mkdir(parents=True, exist_ok=True)  # written after each variant: a crash keeps the rest
+        js.write_text(json.dumps(results, indent=2) + "\n")
+        table = markdown(results)
+        md.write_text(
+            f"Held-out deals: seeds 0..N-1 (`reset(seed=i)`), the same for every policy. "
+            f"Regenerate with `python scripts/results.py` (see its docstring).\n\n{table}"
+        )
+    print(markdown(results))
+    print(f"written {md} and {js} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

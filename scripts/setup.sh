@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Create .venv (if missing) and install patience-gym with the given extras.
+# torch is pinned and installed first: an unpinned torch (or one pulled in by stable-baselines3)
+# would download a multi-GB CUDA build; 2.13.0 is the small CPU build.
+# Usage: scripts/setup.sh [extras]   e.g. scripts/setup.sh train,test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+PY="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+if [[ "$extras" == *train* ]]; then
+  .venv/bin/python -m pip install -q "torch==2.13.0"
+fi
+if [ -n "$extras" ]; then
+  .venv/bin/python -m pip install -q -e ".[$extras]"
+else
+  .venv/bin/python -m pip install -q -e .
+fi

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Set up (torch pinned first, then the train and test extras) and run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh train,test
+.venv/bin/python -m pytest "$@"
