@@ -1,0 +1,160 @@
+"""MaskablePPO training from configs: a tiny run end to end, config errors, overrides, resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import yaml  # noqa: E402
+
+from agents.cli import main  # noqa: E402
+from agents.config import ConfigError  # noqa: E402
+from agents.evaluate import evaluate  # noqa: E402
+from agents.policies import make_policy  # noqa: E402
+from agents.train import HELD_OUT_SEEDS, DealSeeds, TrainConfig, load_config, make_env, train  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = str(ROOT / "configs" / "ppo" / "tiny.yaml")
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny config trained once (256 steps, checkpoints every 128) for the tests below."""
+    out = tmp_path_factory.mktemp("tiny")
+    return train(load_config(TINY, [f"output_dir={out}"]))
+
+
+def test_tiny_config_trains_saves_reloads_and_evaluates(tiny_run: Path) -> None:
+    for name in ("final_model.zip", "best_model.zip", "config.yaml", "train_info.json", "evaluations.npz"):
+        assert (tiny_run / name).is_file(), name
+    assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == [
+        "ppo_128_steps.zip", "ppo_256_steps.zip"
+    ]
+    assert any((tiny_run / "tb").rglob("events.out.tfevents.*"))
+    # the resolved config trains again as is
+    again = load_config(str(tiny_run / "config.yaml"))
+    assert again.output_dir == str(tiny_run) and again.total_timesteps == 256
+
+    policy = make_policy(f"ppo:{tiny_run / 'final_model.zip'}")
+    assert make_policy(f"ppo:{tiny_run / 'final_model.zip'}").model is policy.model  # loaded once
+    result = evaluate("Nestor-v0", f"ppo:{tiny_run}", episodes=6, seed=0)  # a folder: best_model.zip
+    assert result.games == 6 and 0 <= result.mean_foundation_cards <= 52
+    again_result = evaluate("Nestor-v0", f"ppo:{tiny_run}", episodes=6, seed=0)
+    assert [e.length for e in result.episodes] == [e.length for e in again_result.episodes]
+
+
+def test_model_plays_with_masks_in_a_few_lines(tiny_run: Path) -> None:
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("patience_gym/Nestor-v0")
+    model = MaskablePPO.load(tiny_run / "final_model.zip", device="cpu")
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert not info["illegal_action"]
+        done = terminated or truncated
+
+
+def test_a_model_refuses_another_variant(tiny_run: Path) -> None:
+    with pytest.raises(ValueError, match="trained on observations"):
+        evaluate("Klondike-v0", f"ppo:{tiny_run / 'final_model.zip'}", episodes=1)
+
+
+def test_missing_model_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", "--env", "Nestor-v0", "--policy", f"ppo:{tmp_path / 'nope.zip'}"]) == 2
+    assert "no such model file" in capsys.readouterr().err
+
+
+def test_resume_continues_the_timestep_count(tiny_run: Path, tmp_path: Path) -> None:
+    import json
+
+    from sb3_contrib import MaskablePPO
+
+    out = train(load_config(TINY, [
+        f"output_dir={tmp_path}", f"resume={tiny_run / 'checkpoints' / 'ppo_128_steps.zip'}",
+        "total_timesteps=384",
+    ]))
+    info = json.loads((out / "train_info.json").read_text())
+    assert info["resumed_at"] == 128 and info["num_timesteps"] == 384
+    assert MaskablePPO.load(out / "final_model.zip", device="cpu").num_timesteps == 384
+    assert (out / "checkpoints" / "ppo_384_steps.zip").is_file()
+
+
+def test_cli_train_with_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([
+        "train", TINY, "--set", f"output_dir={tmp_path}", "--set", "total_timesteps=64",
+        "--set", "ppo.n_steps=32", "--set", "ppo.batch_size=32", "--set", "env_kwargs.reserve=open",
+        "--set", "eval_freq=0", "--set", "checkpoint_freq=0", "--set", "ppo.learning_rate=lin_1e-3",
+    ])
+    assert code == 0, capsys.readouterr().err
+    resolved = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert resolved["total_timesteps"] == 64 and resolved["env_kwargs"] == {"reserve": "open"}
+    assert resolved["ppo"]["n_steps"] == 32 and resolved["ppo"]["learning_rate"] == "lin_1e-3"
+    assert resolved["ppo"]["n_epochs"] == 2  # untouched keys keep the file's value
+    assert (tmp_path / "final_model.zip").is_file() and not (tmp_path / "best_model.zip").exists()
+    assert "trained Nestor-v0 to 64 steps" in capsys.readouterr().out
+
+
+BAD = [
+    (["n_env=4"], "unknown key 'n_env' (did you mean 'n_envs'?); allowed keys: env,"),
+    (["n_envs=four"], "key 'n_envs' must be int, got 'four'"),
+    (["vec_env=threads"], "key 'vec_env' must be one of 'dummy', 'subproc'"),
+    (["ppo.n_step=128"], "key 'ppo.n_step' is not a MaskablePPO argument (did you mean 'n_steps'?); allowed:"),
+    (["ppo.ent_coef=high"], "key 'ppo.ent_coef' must be float, got 'high'"),
+    (["ppo.learning_rate=cos_1e-3"], "key 'ppo.learning_rate' must be a number or 'lin_<number>'"),
+    (["ppo.seed=1"], "key 'ppo.seed' is set elsewhere"),
+    (["env=Solitaire-v9"], "key 'env': unknown environment 'Solitaire-v9'; registered: Klondike-v0"),
+    (["env_kwargs.draw=3"], "key 'env_kwargs': Nestor has no option 'draw'"),
+    (["eval_deal_seed=0"], f"key 'eval_deal_seed' must be >= {HELD_OUT_SEEDS:,}"),
+    (["train_deal_seed=500002"], "training deals (train_deal_seed and up) must start above"),
+    (["policy_kwargs.activation_fn=sigmoid"], "'sigmoid' is not allowed; choose one of relu"),
+]
+
+
+@pytest.mark.parametrize(("overrides", "message"), BAD, ids=[b[0][0] for b in BAD])
+def test_config_errors_name_the_key(
+    overrides: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(ConfigError) as exc:
+        load_config(TINY, overrides)
+    assert message in str(exc.value)
+    assert str(exc.value).startswith(TINY)
+    argv = ["train", TINY]
+    for o in overrides:
+        argv += ["--set", o]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("patience-gym train: error:") and message in err
+
+
+def test_train_checks_a_config_built_in_code(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown environment"):
+        TrainConfig(env="Nope-v0", total_timesteps=10)
+    cfg = TrainConfig(env="Nestor-v0", total_timesteps=10, output_dir=str(tmp_path))
+    cfg.ppo = {"n_step": 8}  # edited after construction: train checks again before any work
+    with pytest.raises(ConfigError, match="did you mean 'n_steps'"):
+        train(cfg)
+    with pytest.raises(ConfigError, match="is not a saved model"):
+        train(TrainConfig(env="Nestor-v0", total_timesteps=10, output_dir=str(tmp_path), resume="nope.zip"))
+
+
+def test_training_and_eval_deals_come_from_their_own_seeds() -> None:
+    import gymnasium as gym
+
+    import patience_gym  # noqa: F401
+
+    env = make_env("Nestor-v0", {}, "foundation", first=1_000_003, stride=8)
+    ref = gym.make("patience_gym/Nestor-v0")
+    for k in range(3):
+        obs, _ = env.reset(seed=0)  # a caller's seed is ignored
+        assert (obs == ref.reset(seed=1_000_003 + 8 * k)[0]).all()
+    cyc = DealSeeds(gym.make("patience_gym/Nestor-v0"), first=500_000, cycle=2)
+    firsts = [cyc.reset()[0] for _ in range(4)]
+    assert (firsts[0] == firsts[2]).all() and (firsts[1] == firsts[3]).all()
+    assert not (firsts[0] == firsts[1]).all()
