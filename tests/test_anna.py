@@ -1,0 +1,239 @@
+"""Anna rule scenarios (RULES.md section 5), each from a fixed deal.
+
+``anna_deck(layout, pack)`` inverts the deal: ``layout`` is the cards as they turn up while the
+helps are laid out (knaves included: they go to the foundations and the next card takes the
+place), ``pack`` the cards turned next. Most scenarios start from ``LAYOUT``:
+
+    foundations: JC JC (both clubs piles started by the knaves in the layout)
+    help 0: 5H   help 1: QD   help 2: 4H   help 3: 5S
+    help 4: 6S   help 5: 7S   help 6: 8S   help 7: 9S
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import patience_gym  # noqa: F401
+from patience_gym.core.cards import NAME, ordered_pack
+from patience_gym.core.game import IllegalMove
+from patience_gym.games.anna import Anna
+from patience_gym.testing import act, action_id, check_position, legal_moves_text
+
+DATA = Path(__file__).parent / "data"
+LAYOUT = "JC 5H JC QD 4H 5S 6S 7S 8S 9S"
+
+
+def anna_deck(layout: str, pack: str = "") -> list[str]:
+    """A two-pack deck that lays out ``layout`` and then turns ``pack``.
+
+    Cards not named follow in A..K, C D H S order, each pack's copy in turn.
+    """
+    named = layout.split() + pack.split()
+    pool = [NAME[c] for c in ordered_pack(2)]
+    for c in named:
+        pool.remove(c)  # raises when a card is named three times
+    return named + pool
+
+
+def game_for(pack: str = "", layout: str = LAYOUT) -> Anna:
+    g = Anna()
+    g.new_game(deck=anna_deck(layout, pack))
+    return g
+
+
+def helps(g: Anna) -> list[list[str]]:
+    return [[NAME[c] for c in h] for h in g.helps]
+
+
+def test_knaves_in_the_layout_go_up_and_the_next_card_takes_their_place() -> None:
+    g = game_for()
+    assert helps(g) == [["5H"], ["QD"], ["4H"], ["5S"], ["6S"], ["7S"], ["8S"], ["9S"]]
+    assert g.foundations == [1, 1, 0, 0, 0, 0, 0, 0], "the two clubs knaves start piles 0 and 1"
+    assert g.foundation_cards == 2 and len(g.pack) == 94 and g.talon == []
+    check_position(g)
+
+
+def test_a_knave_turned_from_the_pack_goes_up_at_once() -> None:
+    g = game_for("JH 3C JH")
+    act(g, "pack -> talon")
+    assert g.foundations[4] == 1 and g.talon == [], "JH starts the first hearts pile"
+    act(g, "pack -> talon")
+    assert [NAME[c] for c in g.talon] == ["3C"]
+    act(g, "pack -> talon")
+    assert g.foundations[4:6] == [1, 1] and len(g.talon) == 1, "the second JH starts pile 5"
+
+
+def test_foundations_build_down_in_suit() -> None:
+    g = game_for("TC 8C TC 9C TD")
+    act(g, "pack -> talon")
+    assert legal_moves_text(g)[:2] == ["pack -> talon", "TC talon -> foundation 0"]
+    act(g, "TC talon -> foundation 0")
+    act(g, "pack -> talon")  # 8C: pile 0 wants 9C, pile 1 wants TC
+    assert not g.is_legal(action_id(g, "talon -> foundation"))
+    act(g, "pack -> talon")  # the second TC goes to pile 1, the one it fits
+    act(g, "TC talon -> foundation 1")
+    act(g, "pack -> talon")
+    act(g, "9C talon -> foundation 0")
+    act(g, "8C talon -> foundation 0")
+    assert g.foundations[:2] == [4, 2]
+    act(g, "pack -> talon")  # TD: no diamonds knave is up yet
+    assert not g.is_legal(action_id(g, "talon -> foundation"))
+    # a help card goes up the same way: 9S has no pile (no spades knave)
+    assert not g.is_legal(action_id(g, "help 7 -> foundation"))
+
+
+def test_after_the_ace_comes_the_king_and_a_queen_never_goes_up() -> None:
+    descending = "TC 9C 8C 7C 6C 5C 4C 3C 2C AC KC QC"
+    g = game_for(descending, layout="JC 5H 6H QD 4H 5S 6S 7S 8S")
+    for c in descending.split()[:-1]:
+        act(g, "pack -> talon")
+        act(g, f"{c} talon -> foundation 0")
+    assert g.foundations[0] == 12 and NAME[g.helps[0][0]] == "5H"
+    act(g, "pack -> talon")
+    assert NAME[g.talon[-1]] == "QC"
+    assert not g.is_legal(action_id(g, "talon -> foundation")), "queens never go to the foundations"
+    check_position(g)
+
+
+def test_marriages_on_the_helps_ascend_in_suit() -> None:
+    g = game_for()
+    moves = legal_moves_text(g)
+    assert "5H help 0 -> help 2" in moves, "5H on 4H"
+    assert "4H help 2 -> help 0" not in moves, "never descending"
+    assert "6S help 4 -> help 3" in moves and "5S help 3 -> help 2" not in moves, "same suit only"
+    assert "6S help 4 -> help 0" not in moves and "5H help 0 -> help 3" not in moves
+    act(g, "5H help 0 -> help 2")
+    assert helps(g)[2] == ["4H", "5H"] and helps(g)[0] == []
+    # help 2's top is now 5H: 6S still may not go there (suit), and the empty help 0 takes no help card
+    for i in range(1, 8):
+        assert not g.is_legal(action_id(g, f"help {i} -> help 0")), "an empty help takes only the talon"
+    check_position(g)
+
+
+def test_talon_marriage_and_nothing_is_put_on_a_queen() -> None:
+    g = game_for("KD 6H 3H")
+    act(g, "pack -> talon")  # KD: QD in help 1 would be the next lower card, but it is a queen
+    assert not g.is_legal(action_id(g, "talon -> help 1"))
+    assert not any("talon ->" in m for m in legal_moves_text(g)), "KD goes nowhere"
+    act(g, "pack -> talon")  # 6H goes on 5H
+    act(g, "6H talon -> help 0")
+    assert helps(g)[0] == ["5H", "6H"]
+    act(g, "pack -> talon")  # 3H goes nowhere: 4H's help wants 5H
+    assert not any(g.is_legal(action_id(g, f"talon -> help {j}")) for j in range(8))
+
+
+def test_vacancies_are_filled_only_from_the_talon_and_not_automatically() -> None:
+    g = game_for("TC 9C KS QH 8S")
+    act(g, "pack -> talon")
+    act(g, "TC talon -> foundation 0")
+    act(g, "pack -> talon")
+    act(g, "9C talon -> foundation 0")
+    # make a vacancy: 5H onto 4H
+    act(g, "5H help 0 -> help 2")
+    assert g.helps[0] == [] and len(g.pack) == 92, "the vacancy is not refilled from the pack"
+    act(g, "pack -> talon")  # KS
+    moves = legal_moves_text(g)
+    assert "KS talon -> help 0" in moves, "any card from the talon may fill an empty help"
+    act(g, "pack -> talon")  # QH: a queen may fill it too, and then nothing goes on it
+    act(g, "QH talon -> help 0")
+    act(g, "pack -> talon")  # 8S: would fit nothing but an empty help; QH blocks help 0
+    assert not g.is_legal(action_id(g, "talon -> help 0"))
+    assert helps(g)[0] == ["QH"]
+
+
+def test_a_vacancy_left_after_laying_out_stays_open() -> None:
+    # TC in the layout plays at once onto the JC pile; the pack does not refill its place
+    g = game_for(layout="JC TC 5H QD 4H 5S 6S 7S 8S")
+    act(g, "TC help 0 -> foundation 0")
+    assert g.helps[0] == [] and len(g.pack) == 104 - 9
+    assert legal_moves_text(g)[0] == "pack -> talon"
+    act(g, "pack -> talon")
+    assert g.helps[0] == [], "turning a card does not fill the vacancy by itself"
+    assert g.is_legal(action_id(g, "talon -> help 0"))
+
+
+def test_redeal_turns_the_talon_over_twice_and_no_more() -> None:
+    first = "2D 3D 8H 4C"
+    g = game_for(first)
+    assert not g.is_legal(action_id(g, "re-deal: talon turned over -> pack"))
+    turned: list[str] = []
+    while g.pack:
+        act(g, "pack -> talon")
+    turned = [NAME[c] for c in g.talon]
+    assert turned[:4] == first.split() and g.talon  # nothing played: every non-knave is there
+    assert len(g.talon) == 94 - 6, "the six knaves left in the pack went up"
+    act(g, "re-deal: talon turned over -> pack")
+    assert g.talon == [] and g.redeals == 1
+    assert [NAME[c] for c in g.pack_order()] == turned, "the first card turned is turned first again"
+    act(g, "pack -> talon")
+    assert NAME[g.talon[-1]] == "2D"
+    while g.pack:
+        act(g, "pack -> talon")
+    act(g, "re-deal: talon turned over -> pack")
+    while g.pack:
+        act(g, "pack -> talon")
+    assert g.redeals == 2 and not g.is_legal(action_id(g, "re-deal: talon turned over -> pack"))
+    assert g.extra_info() == {"redeals_left": 0}
+    with pytest.raises(IllegalMove):
+        g.apply(action_id(g, "re-deal: talon turned over -> pack"))
+
+
+def test_the_pack_stays_hidden() -> None:
+    ga, gb = game_for("2D 3D"), game_for("3D 2D")
+    assert np.array_equal(ga.observation(), gb.observation())
+    act(ga, "pack -> talon")
+    act(gb, "pack -> talon")
+    assert not np.array_equal(ga.observation(), gb.observation()), "the turned card is seen"
+
+
+def test_observation_segments() -> None:
+    g = game_for("6H")
+    act(g, "pack -> talon")
+    act(g, "6H talon -> help 0")
+    obs = g.observation()
+    place, depth = g.layout.view(obs, "card_place"), g.layout.view(obs, "depth")
+    h5, h6, jc = NAME.index("5H"), NAME.index("6H"), NAME.index("JC")
+    assert place[h5, 0, 0] == 1 and depth[h5, 0] == pytest.approx(1 / 12)
+    assert place[h6, 0, 0] == 1 and depth[h6, 0] == 0
+    assert place[jc, 0, 8] == 1 and place[jc, 1, 8] == 1, "both clubs knaves are up"
+    assert place[h6, 1, 11] == 1, "the other 6H is in the pack"
+    assert g.layout.view(obs, "foundation")[:3].tolist() == pytest.approx([1 / 12, 1 / 12, 0])
+    assert g.layout.view(obs, "pack_size")[0] == pytest.approx(93 / 104)
+
+
+def test_a_fixed_deal_and_move_list_win() -> None:
+    record = json.loads((DATA / "anna_win.json").read_text())
+    env = gym.make("patience_gym/Anna-v0")
+    _, info = env.reset(options={"deck": record["deck"].split()})
+    game = env.unwrapped.game
+    term = False
+    for text in record["moves"]:
+        assert not term
+        found = [a for a in np.flatnonzero(info["action_mask"]) if game.describe(a) == text]
+        assert len(found) == 1, (text, legal_moves_text(game))
+        _, _, term, trunc, info = env.step(found[0])
+        assert not trunc
+    assert term and info["won"] is True and info["foundation_cards"] == 96
+    assert "re-deal: talon turned over -> pack" in record["moves"], "the recorded win uses a re-deal"
+    assert all(len(h) == 1 and NAME[h[0]][0] == "Q" for h in game.helps if h), "queens stay"
+
+
+def test_a_stuck_game_ends_lost() -> None:
+    # Always take the lowest legal id (turning first, playing only when the pack is out): on this
+    # deal the game sticks with the pack and both re-deals spent.
+    env = gym.make("patience_gym/Anna-v0")
+    _, info = env.reset(seed=0)
+    game = env.unwrapped.game
+    term = False
+    while not term:
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert not trunc
+    assert info["won"] is False and not info["action_mask"].any()
+    assert game.pack == [] and game.redeals == 2 and game.talon
+    assert game.foundation_for(game.talon[-1]) < 0
+    assert all(game.foundation_for(h[-1]) < 0 for h in game.helps if h)
