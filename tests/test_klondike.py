@@ -267,7 +267,7 @@ def test_hidden_cards_never_reach_the_observation() -> None:
     b = game_for(piles, "JC 9S AD TH 3S")
     assert a.state_key() != b.state_key()
     assert np.array_equal(a.observation(), b.observation())
-    stock_b = "JC 9S AD TH 3S".split()
+    stock_b = ["JC", "9S", "AD", "TH", "3S"]
     rest = [c for c in klondike_deck(PILES, STOCK)[28:] if c not in stock_b]
     c = Klondike()
     c.new_game(deck=klondike_deck(PILES, " ".join(stock_b + rest[::-1])))

@@ -57,7 +57,7 @@ def test_a_card_whose_rank_is_in_its_column_goes_to_the_bottom_of_the_pack() -> 
     # The 9th card (row 1, column 0) is 5D, but column 0 already holds 5C: 5D goes to the
     # bottom of the pack and 9C, the next card, takes its place; every later card shifts by
     # one, and 5D, now last in the pack, ends as the last reserve card.
-    head = "5C 2C 3C 4C AC 6C 7C 8C 5D 9C TC JC QC KC AD 2D".split()
+    head = ["5C", "2C", "3C", "4C", "AC", "6C", "7C", "8C", "5D", "9C", "TC", "JC", "QC", "KC", "AD", "2D"]
     rest = [NAME[c] for c in range(52) if NAME[c] not in head]
     cols, reserve = rectified_deal([parse_card(c) for c in head + rest])
     assert [NAME[c] for c in cols[0][:2]] == ["5C", "9C"]
@@ -71,8 +71,8 @@ def test_when_no_card_left_fits_the_next_card_is_placed_anyway() -> None:
     # The last five cards (the 48th place and the reserve) are all of ranks A-5: none fits
     # column 7, so after trying every one the next card (AD) is placed anyway, and the reserve
     # keeps the pack's order.
-    col7 = "AC 2C 3C 4C 5C".split()
-    last5 = "AD 2D 3D 4D 5D".split()
+    col7 = ["AC", "2C", "3C", "4C", "5C"]
+    last5 = ["AD", "2D", "3D", "4D", "5D"]
     others = [NAME[c] for c in range(52) if NAME[c] not in col7 + last5]
     # 42 cards for columns 0-6 (six each, distinct ranks per column): ranks 6..K x 4 suits and
     # A-5 of hearts and spades: deal them so each column gets distinct ranks

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import patience_gym  # noqa: F401  (registers the ids)
+import patience_gym
 from patience_gym.core.cards import NAME, ordered_pack
 from patience_gym.games import VARIANTS, get_variant
 from patience_gym.testing import check_rollout

@@ -192,9 +192,9 @@ class Game(ABC):
 
     # ---- declared by each variant ------------------------------------------------------------
 
-    @abstractmethod
-    def configure(self, **options: Any) -> None:
-        """Store the options and build ``self.moves`` and ``self.layout``."""
+    #: ``configure(**options)``: store the resolved options and build ``self.moves`` and
+    #: ``self.layout``. Each variant declares it with its own keyword-only parameters.
+    configure: Callable[..., None]
 
     @abstractmethod
     def deal(self, pack: list[int]) -> None:
@@ -254,13 +254,13 @@ class Game(ABC):
                 rng = np.random.default_rng()
             order = rng.permutation(len(pack))
             pack = [pack[i] for i in order]
-        self.pack: tuple[int, ...] = tuple(pack)
+        self.initial_pack: tuple[int, ...] = tuple(pack)
         self.deal(pack)
 
     def deck(self) -> list[str]:
         """The pack this game was dealt from, as card strings: ``reset(options={"deck": ...})``
         with it deals the same game again."""
-        return [card_name(c) for c in self.pack]
+        return [card_name(c) for c in self.initial_pack]
 
     def legal_mask(self) -> np.ndarray:
         """Boolean mask over the action table: exactly the actions :meth:`apply` accepts."""
