@@ -62,9 +62,7 @@ def test_the_first_row_is_laid_out_by_the_deal() -> None:
     g = game_for()
     assert garden(g) == [[c] for c in orderly_row(1).split()]
     assert len(g.pack) == 96
-    assert g.pack_order()[:8] == [
-        NAME.index(c) for c in orderly_row(2).split()
-    ], "the pack deals on in order"
+    assert g.pack_order()[:8] == [NAME.index(c) for c in orderly_row(2).split()], "the pack deals on in order"
 
 
 def test_dealing_a_row_is_one_action_covering_every_column() -> None:
@@ -173,7 +171,16 @@ def _partly_played() -> Babette:
     for i in range(4):
         act(g, f"garden {i} -> up foundation")  # QC QD QH QS
     act(g, "deal a row")
-    assert garden(g) == [["KC"], ["KD"], ["KH"], ["KS"], ["2C", "AC"], ["2D", "AD"], ["2H", "AH"], ["2S", "AS"]]
+    assert garden(g) == [
+        ["KC"],
+        ["KD"],
+        ["KH"],
+        ["KS"],
+        ["2C", "AC"],
+        ["2D", "AD"],
+        ["2H", "AH"],
+        ["2S", "AS"],
+    ]
     assert g.pack == []
     return g
 
@@ -183,7 +190,7 @@ def test_redeal_gathers_the_columns_in_the_rule_book_order() -> None:
     act(g, "re-deal the garden")
     # column 0 picked up first, the next under it, and turned over: the rightmost column comes
     # first, each column from its first-dealt card
-    new_pack = "2S AS 2H AH 2D AD 2C AC KS KH KD KC".split()
+    new_pack = ["2S", "AS", "2H", "AH", "2D", "AD", "2C", "AC", "KS", "KH", "KD", "KC"]
     dealt = [NAME[col[0]] for col in g.garden]
     assert dealt == new_pack[:8], "the re-deal lays out the first row of the new pack"
     assert [NAME[c] for c in g.pack_order()] == new_pack[8:]
@@ -207,7 +214,24 @@ def test_gathering_skips_empty_columns_and_keeps_dealing_order() -> None:
     assert g.garden[7] == [] and len(g.garden[6]) == 12
     act(g, "re-deal the garden")
     order = [NAME[col[0]] for col in g.garden] + [NAME[c] for c in g.pack_order()]
-    assert order[:16] == "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H KD QD JD TD".split()
+    assert order[:16] == [
+        "KH",
+        "QH",
+        "JH",
+        "TH",
+        "9H",
+        "8H",
+        "7H",
+        "6H",
+        "5H",
+        "4H",
+        "3H",
+        "2H",
+        "KD",
+        "QD",
+        "JD",
+        "TD",
+    ]
     assert order[-3:] == ["JC", "QC", "KC"], "column 0 (AC .. KC) comes last, its last-dealt card at the end"
     assert len(order) == 104 - 14
 

@@ -277,11 +277,7 @@ class Anna(Game):
         return sum(self.foundations)
 
     def _foundation_list(self) -> list[int]:
-        return [
-            card(FOUNDATION_RANKS[k], f >> 1)
-            for f, n in enumerate(self.foundations)
-            for k in range(n)
-        ]
+        return [card(FOUNDATION_RANKS[k], f >> 1) for f, n in enumerate(self.foundations) for k in range(n)]
 
     def cards_in_play(self) -> list[int]:
         return [c for h in self.helps for c in h] + self.pack + self.talon + self._foundation_list()
@@ -369,4 +365,3 @@ class Anna(Game):
         for i, help_ in enumerate(self.helps):
             lines.append(f"help {i}: " + (" ".join(NAME[c] for c in help_) if help_ else "(empty)"))
         return "\n".join(lines)
-
