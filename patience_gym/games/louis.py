@@ -101,6 +101,8 @@ _N_ACTIONS = 160
 _MARRY = tuple((p, q) for p in range(N_PACKETS) for q in range(N_PACKETS) if p != q)
 _MARRY_ID = {pq: _MARRY0 + k for k, pq in enumerate(_MARRY)}
 _FITS = SAME_SUIT_EITHER.table
+#: The cards each card may be married onto (same suit, one rank up or down).
+_PARTNERS = tuple(tuple(b for b in range(52) if _FITS[b][a]) for a in range(52))
 
 # phases
 CADOGAN_DEAL, DICK_FIRST, PLAY = 0, 1, 2
@@ -124,6 +126,31 @@ def _table() -> tuple[Move, ...]:
 def gather(packets: list[list[int]]) -> list[int]:
     """The new pack of a re-deal, first card dealt first: packet g bottom to top, h, ... m, a ... f."""
     return [c for p in GATHER for c in packets[p]]
+
+
+_EMPTY_ROW = np.zeros(52, dtype=np.float32)
+# Observation rows of a packet (copies / 2, depth of the uppermost copy / 16), keyed by its cards.
+# A move changes one or two packets, so most rows of a step come from here; that keeps the
+# observation at a handful of numpy calls instead of a Python loop over every dealt card.
+# Content-keyed, so sharing it between games is safe; cleared when it grows large.
+_ROWS: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+_ROWS_MAX = 20000
+
+
+def _packet_rows(pile: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    key = tuple(pile)
+    rows = _ROWS.get(key)
+    if rows is None:
+        held = np.zeros(52, dtype=np.float32)
+        depth = np.zeros(52, dtype=np.float32)
+        n = len(pile)
+        for k, c in enumerate(pile):  # bottom to top: the uppermost copy's depth is written last
+            held[c] += 0.5
+            depth[c] = min(n - 1 - k, 16) / 16.0
+        if len(_ROWS) >= _ROWS_MAX:
+            _ROWS.clear()
+        rows = _ROWS[key] = (held, depth)
+    return rows
 
 
 class Louis(Game):
@@ -282,27 +309,29 @@ class Louis(Game):
         for p, pile in enumerate(self.packets):
             if pile and not (cadogan and not self.fresh[p]):
                 tops[p] = pile[-1]
-        sources = tops + [self.turned]
-        for s, c in enumerate(sources):
+        ids: list[int] = []
+        for s, c in enumerate(tops + [self.turned]):
             if c >= 0:
                 suit, rank = SUIT[c], RANK[c]
                 if rank == found[suit] + 1:
-                    mask[_UP0 + s] = True
+                    ids.append(_UP0 + s)
                 if rank == 13 - found[4 + suit]:
-                    mask[_DOWN0 + s] = True
+                    ids.append(_DOWN0 + s)
         if phase == PLAY:
-            for p in range(N_PACKETS):
-                a = tops[p]
-                if a < 0:
-                    continue
-                base = _MARRY0 + 11 * p
-                for q in range(N_PACKETS):
-                    b = tops[q]
-                    if q != p and b >= 0 and _FITS[b][a]:
-                        mask[base + (q if q < p else q - 1)] = True
+            where: dict[int, list[int]] = {}  # top card -> packets showing it
+            for q, b in enumerate(tops):
+                if b >= 0:
+                    where.setdefault(b, []).append(q)
+            for p, a in enumerate(tops):
+                if a >= 0:
+                    for b in _PARTNERS[a]:
+                        for q in where.get(b, ()):
+                            ids.append(_MARRY_ID[p, q])
             if self.redeals_left > 0 and any(self.packets):
-                mask[_REDEAL] = True
+                ids.append(_REDEAL)
+            mask[ids] = True
         else:
+            mask[ids] = True
             mask[_DEAL] = phase == DICK_FIRST or self.turned >= 0
         return mask
 
@@ -370,33 +399,33 @@ class Louis(Game):
         return super().describe(action)
 
     def observe(self, out: np.ndarray) -> None:
-        hot: list[int] = []
-        o_cards, o_depth = self._o_cards, self._o_depth
         cadogan = self.phase == CADOGAN_DEAL
+        hot: list[int] = []
+        held: list[np.ndarray] = []
+        depth: list[np.ndarray] = []
         for p, pile in enumerate(self.packets):
-            n = len(pile)
-            if not n:
+            if not pile:
+                held.append(_EMPTY_ROW)
+                depth.append(_EMPTY_ROW)
                 continue
+            rows = _packet_rows(pile)
+            held.append(rows[0])
+            depth.append(rows[1])
             hot.append(p * 52 + pile[-1])
-            row = p * 52
-            for k, c in enumerate(pile):
-                out[o_cards + row + c] += 0.5
-                # later (upper) copies overwrite earlier ones: the uppermost copy's depth stays
-                out[o_depth + row + c] = min(n - 1 - k, 16) / 16.0
-            if cadogan and not self.fresh[p]:
-                out[self._o_blocked + p] = 1.0
-            else:
-                out[self._o_avail + p] = 1.0
+            hot.append((self._o_blocked if cadogan and not self.fresh[p] else self._o_avail) + p)
         if self.turned >= 0:
             hot.append(self._o_turned + self.turned)
         if cadogan:
             hot.append(self._o_pos + self.pos)
+        hot.append(self._o_phase + self.phase)
         out[hot] = 1.0
+        size = N_PACKETS * 52
+        out[self._o_cards : self._o_cards + size] = np.concatenate(held)
+        out[self._o_depth : self._o_depth + size] = np.concatenate(depth)
         o = self._o_found
-        for k, n in enumerate(self.found):
-            out[o + k] = n / 13.0
+        out[o : o + 8] = self.found
+        out[o : o + 8] /= 13.0
         out[self._o_pack] = len(self.stock) / N_DEALT
-        out[self._o_phase + self.phase] = 1.0
         out[self._o_circle] = min(max(self.circle, 0) + 1, 8) / 8.0
         out[self._o_redeals] = self.redeals_left / N_REDEALS
 
