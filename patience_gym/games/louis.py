@@ -73,6 +73,13 @@ Choices where RULES.md is silent (documented here and tested):
   foundations) and the rewards of an episode sum to ``foundation_cards / 96``.
 - **A re-deal needs a card on the table** (it is otherwise won already) and is the last id, so the
   greedy policy prefers any move that scores as well.
+- **Step limit 1000.** A card can be married to and fro between two packets for ever (every such
+  move changes the state); a sensible game takes ~96 foundation moves, at most 96 placements per
+  deal and some dozens of marriages, so the limit only ever cuts such loops.
+
+Heuristic (greedy baseline): 10 per card played to the foundations, minus 0.25 per card lying on
+each card the foundations want next (4 for a wanted card not dealt yet: it is somewhere in the
+face-down pack, whose order is never read), plus 3 per re-deal kept.
 """
 
 from __future__ import annotations
