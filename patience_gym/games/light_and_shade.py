@@ -279,17 +279,35 @@ class LightAndShade(Game):
 
     def heuristic(self) -> float:
         """Foundation progress first, then cards built on the Auxiliaries, then emptying the
-        talon (whose cards can only ever leave through an empty Rival) before the pack, and a
-        little for an empty Auxiliary (it takes any Rival). Counts only: no card identity."""
-        aux_cards = sum(len(p) for p in self.aux)
-        empty_aux = sum(1 for p in self.aux if not p)
-        return (
+        talon (its cards leave only through an empty Rival) before the pack, and a little for an
+        empty Auxiliary (it takes any Rival).
+
+        By default the talon reaches the Auxiliaries only through a Rival, so a Rival is best kept
+        empty as a way in for a talon card that fits (two moves, which a one-step lookahead sees
+        only through the next two terms): an occupied Rival costs 2, and a Rival card that fits an
+        Auxiliary earns 0.75 back. That term reads a card's identity, but only a talon card (seen
+        before the move) can win by it: a pack card put straight into a Rival scores at most
+        0.5 - 2 + 0.75 = -0.75, below turning it onto the talon (0.5 - 1 = -0.5), which is legal
+        whenever the pack has a card, so the lookahead never chooses by a card it has not seen.
+        With ``talon_to_auxiliaries`` the talon builds on the Auxiliaries directly and full Rivals
+        are worth more than empty ones: both terms are left out.
+        """
+        aux = self.aux
+        score = (
             10.0 * self.foundation_cards
-            + 1.0 * aux_cards
-            + 0.5 * empty_aux
+            + 1.0 * sum(len(p) for p in aux)
+            + 0.5 * sum(1 for p in aux if not p)
             - 0.5 * len(self.pack)
             - 1.0 * len(self.talon)
         )
+        if not self.talon_to_aux:
+            tops = [p[-1] if p else -1 for p in aux]
+            for c in self.rivals:
+                if c >= 0:
+                    score -= 2.0
+                    if any(t < 0 or _ONTO_AUX[t][c] for t in tops):
+                        score += 0.75
+        return score
 
     def render(self) -> str:
         found = " ".join(NAME[p[-1]] for p in self.foundations)
