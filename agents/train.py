@@ -239,9 +239,10 @@ def make_env(
     env: str, env_kwargs: dict[str, Any], reward: str, first: int, stride: int = 1, cycle: int | None = None
 ) -> gym.Env:
     """One monitored environment dealing from ``first`` (a top-level function: subproc pickles it)."""
+    from stable_baselines3.common.monitor import Monitor
+
     import patience_gym  # noqa: F401  (registers the ids)
     from patience_gym.games import get_variant
-    from stable_baselines3.common.monitor import Monitor
 
     e = gym.make(get_variant(env).env_id, reward=reward, **env_kwargs)
     return Monitor(DealSeeds(e, first, stride, cycle))

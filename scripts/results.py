@@ -31,8 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents.evaluate import Result, evaluate, wilson  # noqa: E402
-from patience_gym.games import VARIANTS, get_variant  # noqa: E402
+from agents.evaluate import Result, evaluate
+from patience_gym.games import VARIANTS, get_variant
 
 
 def config_path(env_name: str) -> Path:

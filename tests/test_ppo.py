@@ -8,13 +8,13 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-import yaml  # noqa: E402
+import yaml
 
-from agents.cli import main  # noqa: E402
-from agents.config import ConfigError  # noqa: E402
-from agents.evaluate import evaluate  # noqa: E402
-from agents.policies import make_policy  # noqa: E402
-from agents.train import HELD_OUT_SEEDS, DealSeeds, TrainConfig, load_config, make_env, train  # noqa: E402
+from agents.cli import main
+from agents.config import ConfigError
+from agents.evaluate import evaluate
+from agents.policies import make_policy
+from agents.train import HELD_OUT_SEEDS, DealSeeds, TrainConfig, load_config, make_env, train
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = str(ROOT / "configs" / "ppo" / "tiny.yaml")
@@ -56,7 +56,7 @@ def test_model_plays_with_masks_in_a_few_lines(tiny_run: Path) -> None:
     done = False
     while not done:
         action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
-        obs, reward, terminated, truncated, info = env.step(action)
+        obs, _, terminated, truncated, info = env.step(action)
         assert not info["illegal_action"]
         done = terminated or truncated
 
