@@ -41,8 +41,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     first. A malformed pack raises ``ValueError`` naming the problem.
 
     ## Rewards
-    ``reward="foundation"`` (default): the fraction of the game's winning cards newly moved to the
-    foundations (a won game sums to 1.0). ``reward="win"``: 1.0 on the winning step, else 0.
+    ``reward="foundation"`` (default): the cards newly moved to the foundations, as a fraction of
+    those still to win at reset (a won game sums to 1.0; only The Kings' deal plays cards itself). ``reward="win"``: 1.0 on the winning step, else 0.
     An illegal action (one the mask excludes) leaves the state unchanged and earns
     ``illegal_reward`` (default -0.01) with ``info["illegal_action"] = True``; it never raises.
 
@@ -90,6 +90,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         self._mask = np.zeros(self.game.n_actions, dtype=bool)
         self._obs = np.zeros(self.layout.size, dtype=np.float32)
         self._live = False
+        self._to_win = self.game.win_cards
 
     # ---- gymnasium API ------------------------------------------------------------------------
 
@@ -102,6 +103,9 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         if options:
             raise ValueError(f"unknown reset option(s) {sorted(options)}; the only one is 'deck'")
         self.game.new_game(self.np_random, deck)
+        # Rewards share out what is left to win: a deal that plays cards itself (The Kings)
+        # still gives a won episode a total of 1.0.
+        self._to_win = max(1, self.game.win_cards - self.game.foundation_cards)
         self._refresh()
         return self._obs, self._info(illegal=False)
 
@@ -118,7 +122,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         if self.reward_mode == "win":
             reward = 1.0 if won else 0.0
         else:
-            reward = (self.game.foundation_cards - before) / self.game.win_cards
+            reward = (self.game.foundation_cards - before) / self._to_win
         return self._obs, reward, not self._live, False, self._info(illegal=False)
 
     def render(self) -> str | None:

@@ -134,7 +134,8 @@ def test_the_eight_aces_are_taken_out_wherever_they_lie() -> None:
     assert a.rows == b.rows
     for game in (a, b):
         assert [NAME[f[0]] for f in game.foundations] == ACES  # AC AD AH AS on each half
-        assert sum(len(r) for r in game.rows) + game.foundation_cards + sum(heights(game)) == 104
+        assert sum(len(r) for r in game.rows) + sum(heights(game)) == 104
+        assert game.foundation_cards == sum(heights(game)) - 8
 
 
 def test_columns_of_four_alternate_left_and_right_each_outside_the_last() -> None:
@@ -170,14 +171,14 @@ def test_the_deal_plays_a_card_only_on_its_own_line_and_the_next_takes_its_place
     # (R1's plays), but a card already in a row is not played during the deal.
     assert row(game, "L1")[0] == "4C"
     assert game.extra_info() == {"cards_on_foundations": 17, "dealt_to_foundations": 9}
-    assert game.foundation_cards == 0 and game.win_cards == 87
+    assert game.foundation_cards == 9 and game.win_cards == 96
 
 
 def test_a_full_line_does_not_stop_the_deal() -> None:
     # line 0 plays 24 cards (both its foundations reach K); the next card lands in L0 whatever it is
     game = game_for({}, {"L0": " ".join(ranks("C") + ranks("D")), "L3": "2H 2S"}, {"L0": "2D"})
     assert heights(game)[:2] == [13, 13] and row(game, "L0")[0] == "2D"
-    assert game.win_cards == 96 - 26
+    assert game.foundation_cards == 26 and game.extra_info()["dealt_to_foundations"] == 26
 
 
 # ---- play ----------------------------------------------------------------------------------------
@@ -232,7 +233,7 @@ def test_outermost_card_goes_to_any_foundation_one_rank_below_it() -> None:
     assert heights(game) == [2, 1, 1, 1, 1, 1, 4, 2]
     assert not game.is_legal(action_id(game, "row R1 -> foundation"))  # 6C: no foundation at 5
     assert not game.is_legal(action_id(game, "row L3 -> foundation"))  # 7C: the 2S was outermost
-    assert game.foundation_cards == 3 and game.extra_info()["cards_on_foundations"] == 13
+    assert game.foundation_cards == 5 and game.extra_info()["cards_on_foundations"] == 13
 
 
 # The winning deal: lines 0-2 play out whole during the deal (their foundations reach K), and the
@@ -330,14 +331,15 @@ def test_an_emptied_row_is_a_lane_that_takes_any_available_card_at_its_inner_end
 def test_a_fixed_deal_is_won_through_the_env() -> None:
     env = gym.make("patience_gym/TheKings-v0")
     _, info = env.reset(options={"deck": kings_pack(WIN_ROWS, WIN_BEFORE)})
-    assert info["cards_on_foundations"] == 80 and info["foundation_cards"] == 0
+    assert info["cards_on_foundations"] == 80 and info["foundation_cards"] == 72
     total = 0.0
     for i, text in enumerate(WIN_MOVES):
         reward, term, trunc, info = step_text(env, text)
         total += reward
         assert term == (i == len(WIN_MOVES) - 1) and not trunc
     assert info["won"] is True and info["cards_on_foundations"] == 104
-    assert total == pytest.approx(1.0)
+    assert info["foundation_cards"] == 96
+    assert total == pytest.approx(1.0), "rewards share out what the deal left to win"
 
 
 def test_no_legal_move_left_loses() -> None:

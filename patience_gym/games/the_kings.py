@@ -56,12 +56,11 @@ Choices where RULES.md is silent (documented here, tested):
   card"); like the one-by-one reversal of sequences it allows endless back-and-forth, which
   ``default_max_steps`` and the greedy policy's cycle guard stop. Once a lane exists a move is
   always possible, so such a game ends by winning or by the step limit, not as lost.
-- Score and win count (as in the other two-pack games, the eight aces are left out; here the
-  deal's own plays are left out too): ``foundation_cards`` counts the cards the player's moves put
-  on the foundations, 0 at the start, and ``win_cards`` is set per deal to the cards the deal left
-  in the rows (96 less the deal's plays), so a won episode's rewards sum to 1.0 as the env
-  promises. ``info`` adds ``cards_on_foundations`` (all of them, aces included: the book's count,
-  104 when won) and ``dealt_to_foundations`` (the deal's plays).
+- Score and win count: as in the other two-pack games the eight aces set out before the deal are
+  left out, so ``foundation_cards`` counts the other cards on the foundations, including those
+  the deal itself played, and a win is 96. The environment's reward is measured from the count at
+  reset, so a won episode's rewards still sum to 1.0. ``info`` adds ``cards_on_foundations``
+  (aces included: the book's count, 104 when won) and ``dealt_to_foundations`` (the deal's plays).
 """
 
 from __future__ import annotations
@@ -140,7 +139,7 @@ class TheKings(Game):
 
     name = "The Kings"
     n_packs = 2
-    win_cards = N_DEALT  # the class's bound; each deal sets its own (see deal())
+    win_cards = N_DEALT
     # 96 foundation moves plus the row-to-row moves a sensible game needs (reversing a sequence
     # costs one move per card) stay well under this; aimless back-and-forth does not.
     default_max_steps = 1000
@@ -174,7 +173,6 @@ class TheKings(Game):
         self.rows, self.foundations = kings_deal(pack)
         # Per deal, not state: fixed from the deal on, so clones share it.
         self._on_start = sum(len(f) for f in self.foundations)
-        self.win_cards = N_DEALT + N_FOUND - self._on_start  # type: ignore[misc]  # per deal
 
     # ---- the rules ----------------------------------------------------------------------------
 
@@ -223,12 +221,12 @@ class TheKings(Game):
 
     @property
     def foundation_cards(self) -> int:
-        """Cards the player's moves have put on the foundations (see the module docstring)."""
-        return sum(len(f) for f in self.foundations) - self._on_start
+        """Cards on the foundations, the eight aces set out before the deal left out."""
+        return sum(len(f) for f in self.foundations) - N_FOUND
 
     def extra_info(self) -> dict[str, Any]:
         return {
-            "cards_on_foundations": self.foundation_cards + self._on_start,
+            "cards_on_foundations": self.foundation_cards + N_FOUND,
             "dealt_to_foundations": self._on_start - N_FOUND,
         }
 
@@ -315,7 +313,7 @@ class TheKings(Game):
         return 10.0 * self.foundation_cards + 3.0 * playable - blocked - 0.2 * pairs + 2.0 * lanes
 
     def render(self) -> str:
-        on = self.foundation_cards + self._on_start
+        on = self.foundation_cards + N_FOUND
         lines = [
             f"The Kings  on the foundations: {on}/104  (played {self.foundation_cards}/{self.win_cards})"
         ]
