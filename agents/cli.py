@@ -35,7 +35,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     from patience_gym.games import VARIANTS
 
     for v in VARIANTS:
-        opts = ", ".join(f"{k}={o.default!r}" for k, o in v.game.OPTIONS.items()) or "-"
+        values = {k: v.options.get(k, o.default) for k, o in v.game.OPTIONS.items()}
+        opts = ", ".join(f"{k}={val!r}" for k, val in values.items()) or "-"
         print(f"{v.env_id:<32} {v.summary}  [options: {opts}; max steps {v.max_episode_steps}]")
     return 0
 

@@ -72,7 +72,7 @@ def test_pickle_round_trip(env_name: str) -> None:
         assert np.array_equal(o1, o2) and (r1, t1, u1) == (r2, t2, u2)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(10))
 def test_random_rollouts_keep_every_invariant(env_name: str, seed: int) -> None:
     game = get_variant(env_name).make_game()
     check_rollout(game, np.random.default_rng(seed))
