@@ -92,19 +92,24 @@ def _rate(row: dict[str, Any]) -> str:
 
 
 def verdict(rows: list[dict[str, Any]]) -> str:
-    """A plain sentence comparing PPO with greedy on wins (Wilson intervals) and cards."""
+    """A plain sentence: does PPO beat greedy (and random) on wins (Wilson intervals) and cards?"""
     by = {r["policy"]: r for r in rows}
     if "ppo" not in by:
-        return "no PPO model"
-    p, g = by["ppo"], by["greedy"]
-    cards = f"mean cards {p['mean_foundation_cards']:.1f} vs {g['mean_foundation_cards']:.1f}"
+        return "no PPO model."
+    p, g, r = by["ppo"], by["greedy"], by["random"]
+    pc, gc = p["mean_foundation_cards"], g["mean_foundation_cards"]
+    cards = f"{'more' if pc > gc else 'fewer' if pc < gc else 'as many'} cards on the foundations ({pc:.1f} vs {gc:.1f})"
     if p["ci95"][0] > g["ci95"][1]:
-        return f"PPO beats greedy (95% intervals apart; {cards})."
-    if p["ci95"][1] < g["ci95"][0]:
-        return f"PPO does not beat greedy: it wins less (95% intervals apart; {cards})."
-    if p["wins"] == 0 and g["wins"] == 0:
-        return f"Neither wins a game; PPO does not beat greedy on wins ({cards})."
-    return f"PPO does not beat greedy: the win rates are within each other's noise ({cards})."
+        text = f"PPO beats greedy: it wins more (95% intervals apart) and puts {cards}."
+    elif p["ci95"][1] < g["ci95"][0]:
+        text = f"PPO does not beat greedy: it wins less (95% intervals apart) and puts {cards}."
+    elif p["wins"] == 0 and g["wins"] == 0:
+        text = f"Neither PPO nor greedy wins a game; PPO puts {cards}."
+    else:
+        text = f"PPO does not beat greedy: the win rates are within each other's 95% intervals; PPO puts {cards}."
+    if p["win_rate"] <= r["win_rate"] and p["mean_foundation_cards"] <= r["mean_foundation_cards"]:
+        text += " It plays no better than random."
+    return text
 
 
 def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
