@@ -69,6 +69,10 @@ class TrainConfig:
     """The variant's rule options, e.g. ``{draw: 3}`` for Klondike."""
     reward: Literal["foundation", "win"] = "foundation"
     """``foundation``: +fraction of the winning cards per card played up; ``win``: 1 on a win."""
+    revisit_penalty: float = 0.0
+    """Training only: subtracted from the reward of a step that returns to a position already seen
+    in the episode, against the back-and-forth cycles a deterministic policy can fall into (moving
+    a card between two piles until the step limit). The periodic evaluation is never shaped."""
     n_envs: int = 8
     """Parallel environments feeding each rollout."""
     vec_env: Literal["dummy", "subproc"] = "dummy"
@@ -128,6 +132,8 @@ def check_config(cfg: TrainConfig) -> None:
     for key in ("eval_freq", "checkpoint_freq"):
         if getattr(cfg, key) < 0:
             raise ConfigError(f"key {key!r} must be >= 0 (0 disables it), got {getattr(cfg, key)}")
+    if cfg.revisit_penalty < 0:
+        raise ConfigError(f"key 'revisit_penalty' must be >= 0, got {cfg.revisit_penalty}")
     if cfg.torch_threads is not None and cfg.torch_threads < 1:
         raise ConfigError(f"key 'torch_threads' must be >= 1 or null, got {cfg.torch_threads}")
     for key in ("eval_deal_seed", "train_deal_seed"):
@@ -235,8 +241,36 @@ class DealSeeds(gym.Wrapper):
         return obs, reward, terminated, truncated, info
 
 
+class RevisitPenalty(gym.Wrapper):
+    """Subtract ``penalty`` from the reward of a step into a position already seen this episode."""
+
+    def __init__(self, env: gym.Env, penalty: float) -> None:
+        super().__init__(env)
+        self.penalty = penalty
+        self.seen: set[object] = set()
+
+    def reset(self, **kwargs: Any):  # type: ignore[override]
+        out = self.env.reset(**kwargs)
+        self.seen = {self.env.unwrapped.game.state_key()}
+        return out
+
+    def step(self, action: Any):  # type: ignore[override]
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        key = self.env.unwrapped.game.state_key()
+        if key in self.seen:
+            reward = float(reward) - self.penalty
+        self.seen.add(key)
+        return obs, reward, terminated, truncated, info
+
+
 def make_env(
-    env: str, env_kwargs: dict[str, Any], reward: str, first: int, stride: int = 1, cycle: int | None = None
+    env: str,
+    env_kwargs: dict[str, Any],
+    reward: str,
+    first: int,
+    stride: int = 1,
+    cycle: int | None = None,
+    revisit_penalty: float = 0.0,
 ) -> gym.Env:
     """One monitored environment dealing from ``first`` (a top-level function: subproc pickles it)."""
     from stable_baselines3.common.monitor import Monitor
@@ -245,7 +279,8 @@ def make_env(
     from patience_gym.games import get_variant
 
     e = gym.make(get_variant(env).env_id, reward=reward, **env_kwargs)
-    return Monitor(DealSeeds(e, first, stride, cycle))
+    e = DealSeeds(e, first, stride, cycle)
+    return Monitor(RevisitPenalty(e, revisit_penalty) if revisit_penalty else e)
 
 
 def _vec_env(cfg: TrainConfig, first_deal: int):  # type: ignore[no-untyped-def]
@@ -254,7 +289,10 @@ def _vec_env(cfg: TrainConfig, first_deal: int):  # type: ignore[no-untyped-def]
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     fns = [
-        partial(make_env, cfg.env, cfg.env_kwargs, cfg.reward, first_deal + rank, cfg.n_envs)
+        partial(
+            make_env, cfg.env, cfg.env_kwargs, cfg.reward, first_deal + rank, cfg.n_envs,
+            revisit_penalty=cfg.revisit_penalty,
+        )
         for rank in range(cfg.n_envs)
     ]
     return SubprocVecEnv(fns) if cfg.vec_env == "subproc" else DummyVecEnv(fns)

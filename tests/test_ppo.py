@@ -158,3 +158,18 @@ def test_training_and_eval_deals_come_from_their_own_seeds() -> None:
     firsts = [cyc.reset()[0] for _ in range(4)]
     assert (firsts[0] == firsts[2]).all() and (firsts[1] == firsts[3]).all()
     assert not (firsts[0] == firsts[1]).all()
+
+
+def test_revisit_penalty_shapes_only_repeated_positions() -> None:
+    env = make_env("Nestor-v0", {}, "foundation", first=1_000_000, revisit_penalty=0.25)
+    plain = make_env("Nestor-v0", {}, "foundation", first=1_000_000)
+    env.reset()
+    plain.reset()
+    a = int(env.unwrapped.action_masks().argmax())
+    assert env.step(a)[1] == plain.step(a)[1]  # a new position: the reward is untouched
+    game = env.unwrapped.game
+    game.state_key = lambda: "always the same"  # type: ignore[method-assign]
+    env.reset()
+    a = int(env.unwrapped.action_masks().argmax())
+    plain.reset()
+    assert env.step(a)[1] == pytest.approx(plain.step(a)[1] - 0.25)
