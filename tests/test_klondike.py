@@ -166,6 +166,20 @@ def test_whole_build_moves_as_one_into_a_space() -> None:
     assert [NAME[c] for c in g.piles[0]] == ["KD", "QS", "JD"] and g.down[2] == 1
 
 
+@pytest.mark.parametrize("partial", [False, True])
+def test_a_whole_pile_never_moves_into_a_space(partial: bool) -> None:
+    g = game_for(["KD", "AC QS", "4C 4D KS", "5C 5D 5H QH", "6C 6D 6H 6S JD",
+                  "7C 7D 7H 7S 8C TC", "8D 8H 8S 9C 9D 9H 2H"], "", partial_moves=partial)
+    act(g, "QS pile 1 -> pile 0")  # pile 0: KD QS, nothing beneath; pile 1 turns up AC
+    act(g, "AC pile 1 -> foundation")  # pile 1 is empty
+    # KD QS is the whole of pile 0: moving it would only swap two piles' places
+    assert not g.is_legal(action_id(g, "pile 0 -> pile 1"))
+    assert g.is_legal(action_id(g, "pile 2 -> pile 1")), "KS has face-down cards beneath it"
+    act(g, "KS pile 2 -> pile 1")
+    assert [NAME[c] for c in g.piles[1]] == ["KS"] and NAME[g.piles[2][-1]] == "4D"
+    assert not g.is_legal(action_id(g, "pile 1 -> pile 0"))
+
+
 def test_partial_moves_option_lets_any_run_move() -> None:
     g = _three_card_build(partial_moves=True)
     a = action_id(g, "pile 0 -> pile 2")

@@ -323,8 +323,11 @@ def test_an_emptied_row_is_a_lane_that_takes_any_available_card_at_its_inner_end
     act(game, "KH row L1 -> row L0")  # the lane is a row again: builds go on its outer end
     assert row(game, "L0") == ["QS", "KH"] and row(game, "L1") == ["2S"]
     act(game, "2S row L1 -> foundation 7")
-    act(game, "KH row L0 -> lane L1")  # even a row's only card may go into a lane
+    act(game, "KH row L0 -> lane L1")  # a card with another under it may go into a lane
     assert row(game, "L1") == ["KH"] and row(game, "L0") == ["QS"]
+    # but a row's only card may not: that would only swap two rows' places
+    assert not any(t.startswith("KH row L1 -> lane") for t in legal_moves_text(game))
+    assert not any(t.startswith("QS row L0 -> lane") for t in legal_moves_text(game))
     check_position(game)
 
 

@@ -26,9 +26,11 @@ lower, other colour), and a king can only head a build, so ``(i, j)`` fixes the 
 
 Choices where RULES.md is silent (documented, tested):
 
-- Moving a king-headed build that already lies at the bottom of its pile into another empty pile
-  is legal (no rule forbids it); the step limit and the greedy policy's cycle guard deal with the
-  back-and-forth it allows.
+- A king-headed build that already lies at the bottom of its pile may not move into another
+  empty pile. The move would only swap two piles' places: the position is the same game, and
+  allowing it would let every stuck game shuffle a king between spaces until the step limit
+  instead of ending as lost (RULES.md: every allowed action changes the state; OpenSpiel and
+  Solvitaire leave the move out too).
 - A new pass costs an action of its own (id 15 with an empty stock); its cards are turned by the
   next id 15.
 """
@@ -150,11 +152,13 @@ class Klondike(Game):
         return bool(self.talon) and (self.passes is None or self.passes_used < self.passes)
 
     def _run_start(self, i: int, j: int) -> int:
-        """Index in pile i of the card that would head a move to pile j, or -1."""
+        """Index in pile i of the card that would head a move to pile j, or -1.
+
+        A whole pile never moves into an empty pile: that only swaps two piles' places.
+        """
         pile = self.piles[i]
-        if not pile:
+        if not pile or (first := self.down[i]) == 0 and not self.piles[j]:
             return -1
-        first = self.down[i]
         if not self.partial:
             return first if self._to_pile(pile[first], j) else -1
         for k in range(first, len(pile)):
@@ -211,8 +215,8 @@ class Klondike(Game):
                 legal.append(_PILE_F0 + i)
             d = self.down[i]
             row = _PILE_P[i]
-            if RANK[pile[d]] == KING:
-                legal.extend(row[j] for j in empty if j != i)
+            if d and RANK[pile[d]] == KING:  # a king-headed build with cards beneath it
+                legal.extend(row[j] for j in empty)
             for c in pile[d:] if self.partial else pile[d : d + 1]:
                 for j in wants.get(c, ()):
                     legal.append(row[j])  # j != i: a pile never wants its own cards

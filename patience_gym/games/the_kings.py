@@ -52,10 +52,11 @@ Choices where RULES.md is silent (documented here, tested):
   suit, so two foundations at the same height are interchangeable; "row i -> foundation" picks
   the lowest-numbered one that fits (one action instead of eight). During the deal, when both
   foundations on the line fit, the card goes to the lower-numbered (left) one.
-- Lanes: moving the only card of a row into a lane is legal (the rule says "any available
-  card"); like the one-by-one reversal of sequences it allows endless back-and-forth, which
-  ``default_max_steps`` and the greedy policy's cycle guard stop. Once a lane exists a move is
-  always possible, so such a game ends by winning or by the step limit, not as lost.
+- Lanes: the only card of a row may not move into a lane. After the deal the rows are alike, so
+  the move would only swap two rows' places; allowing it would make every game with a lane
+  endless (a move always possible) and end it by the step limit rather than as lost (RULES.md:
+  every allowed action changes the state). The one-by-one reversal of sequences still allows
+  back-and-forth, which ``default_max_steps`` and the greedy policy's cycle guard stop.
 - Score and win count: as in the other two-pack games the eight aces set out before the deal are
   left out, so ``foundation_cards`` counts the other cards on the foundations, including those
   the deal itself played, and a win is 96. The environment's reward is measured from the count at
@@ -193,7 +194,7 @@ class TheKings(Game):
         if move.kind == "found":
             return self._foundation_for(c) >= 0
         dst = self.rows[move.dst]
-        return not dst or _ONTO[dst[-1]][c]
+        return len(src) > 1 if not dst else _ONTO[dst[-1]][c]
 
     def legal_mask(self) -> np.ndarray:
         """The same rules as :meth:`is_legal`, from the eight outermost cards at once."""
@@ -205,9 +206,10 @@ class TheKings(Game):
                 continue
             mask[i] = RANK[c] - 1 in heights
             base = _ROW_ROW0 + (N_ROWS - 1) * i
+            several = len(self.rows[i]) > 1  # a row's only card never moves into a lane
             for j, t in enumerate(outer):
                 if j != i:
-                    mask[base + (j if j < i else j - 1)] = t < 0 or _ONTO[t][c]
+                    mask[base + (j if j < i else j - 1)] = several if t < 0 else _ONTO[t][c]
         return mask
 
     def _apply(self, move: Move) -> None:
