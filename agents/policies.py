@@ -42,32 +42,33 @@ class GreedyPolicy:
     """One-step lookahead on the variant's heuristic (``Game.heuristic``).
 
     Each legal action is tried on a clone of the game and scored; the best score wins, ties go to
-    the lowest action id (variants order their tables with this in mind). A cycle guard skips
-    actions that lead back to a position already seen in this episode, unless every action does.
-    The heuristics read only what a player can see, so the lookahead does not cheat.
+    the lowest action id (variants order their tables with this in mind). A cycle guard counts
+    the visits to each position in the episode and prefers the successor visited least, so a
+    policy caught between equally scored positions walks through them all instead of bouncing
+    between two. The heuristics read only what a player can see, so the lookahead does not cheat.
     """
 
     name = "greedy"
 
     def __init__(self) -> None:
-        self.seen: set[object] = set()
+        self.visits: dict[object, int] = {}
 
     def reset(self, seed: int) -> None:
-        self.seen = set()
+        self.visits = {}
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         game = env.game
-        self.seen.add(game.state_key())
-        best, best_score, fallback, fallback_score = -1, -np.inf, -1, -np.inf
+        visits = self.visits
+        key = game.state_key()
+        visits[key] = visits.get(key, 0) + 1
+        best, best_rank = -1, (0, 0.0)
         for a in np.flatnonzero(env.action_masks()).tolist():
             trial: Game = game.clone()
             trial.apply(a)
-            score = trial.heuristic()
-            if score > fallback_score:
-                fallback, fallback_score = a, score
-            if score > best_score and trial.state_key() not in self.seen:
-                best, best_score = a, score
-        return best if best >= 0 else fallback
+            rank = (visits.get(trial.state_key(), 0), -trial.heuristic())
+            if best < 0 or rank < best_rank:
+                best, best_rank = a, rank
+        return best
 
 
 BUILTIN = {"random": RandomPolicy, "greedy": GreedyPolicy}
