@@ -48,12 +48,15 @@ def _cmd_show(args: argparse.Namespace) -> int:
     import patience_gym  # noqa: F401
     from patience_gym.games import get_variant
 
+    from patience_gym.env import PatienceEnv
+
     variant = get_variant(args.env)
     env = gym.make(variant.env_id, render_mode="ansi")
     env.reset(seed=args.seed)
     print(env.render())
-    legal = np.flatnonzero(env.unwrapped.action_masks())
-    print("legal:", "; ".join(f"{a}: {env.unwrapped.describe_action(a)}" for a in legal))
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    legal = np.flatnonzero(core.action_masks())
+    print("legal:", "; ".join(f"{a}: {core.describe_action(int(a))}" for a in legal))
     return 0
 
 

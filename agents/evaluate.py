@@ -21,6 +21,7 @@ import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
 from agents.policies import make_policy
+from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
 
 
@@ -82,6 +83,7 @@ def play_episodes(
 ) -> list[Episode]:
     """Play the episodes ``indices`` (deal ``seed + i``) in this process."""
     env = gym.make(f"patience_gym/{env_name}", **env_kwargs)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
     policy = make_policy(policy_spec)
     out = []
     for i in indices:
@@ -90,7 +92,7 @@ def play_episodes(
         length, trunc = 0, False
         term = not info["action_mask"].any()  # a deal with no legal move is lost at once
         while not (term or trunc):
-            obs, _, term, trunc, info = env.step(policy(env.unwrapped, obs))
+            obs, _, term, trunc, info = env.step(policy(core, obs))
             length += 1
         out.append(Episode(i, bool(info["won"]), int(info["foundation_cards"]), length, bool(trunc)))
     env.close()

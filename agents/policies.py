@@ -71,7 +71,7 @@ class GreedyPolicy:
         return best
 
 
-BUILTIN = {"random": RandomPolicy, "greedy": GreedyPolicy}
+BUILTIN: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPolicy}
 
 
 def make_policy(spec: str) -> Policy:

@@ -56,7 +56,7 @@ def check_position(game: Game) -> np.ndarray:
     assert mask.dtype == bool and mask.shape == (game.n_actions,)
     slow = np.array([game.is_legal(a) for a in range(game.n_actions)], dtype=bool)
     if not np.array_equal(mask, slow):
-        diff = [game.describe(a) for a in np.flatnonzero(mask != slow)]
+        diff = [game.describe(int(a)) for a in np.flatnonzero(mask != slow)]
         raise AssertionError(f"{game.name}: fast mask and is_legal disagree on {diff}\n{game.render()}")
     key = game.state_key()
     for a in range(game.n_actions):
