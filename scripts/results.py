@@ -80,10 +80,19 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
             row["model"] = str(Path(spec[4:]).relative_to(ROOT)) if Path(spec[4:]).is_relative_to(ROOT) else spec[4:]
             row["train_timesteps"] = (info or {}).get("num_timesteps")
             row["train_seconds"] = (info or {}).get("seconds")
+            row["revisit_penalty"] = _trained_config(out).get("revisit_penalty", 0.0)
         print(f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, {r.mean_foundation_cards:.1f} cards "
               f"({r.seconds:.0f} s)", file=sys.stderr)
         rows.append(row)
     return rows
+
+
+def _trained_config(out: Path) -> dict[str, Any]:
+    """The resolved config saved beside the model (empty when missing)."""
+    import yaml
+
+    path = out / "config.yaml"
+    return (yaml.safe_load(path.read_text()) or {}) if path.is_file() else {}
 
 
 def _rate(row: dict[str, Any]) -> str:
@@ -127,6 +136,8 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             if r["policy"] == "ppo" and r.get("train_timesteps"):
                 secs = r.get("train_seconds")
                 budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")
+                if r.get("revisit_penalty"):
+                    budget += f", revisit penalty {r['revisit_penalty']:g}"
             lines.append(
                 f"| {env_name} | {r['policy']} | {r['games']} | {r['wins']} | {_rate(r)} "
                 f"| {r['mean_foundation_cards']:.1f} | {r['mean_length']:.1f} | {budget} |"
