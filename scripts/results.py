@@ -161,10 +161,13 @@ def main(argv: list[str] | None = None) -> int:
 
     md = Path(args.out)
     js = md.with_suffix(".json")
-    results: dict[str, list[dict[str, Any]]] = json.loads(js.read_text()) if js.is_file() else {}
+    results: dict[str, list[dict[str, Any]]] = {}
     start = time.perf_counter()
     for name in names:
-        results[name] = run_variant(name, args)
+        rows = run_variant(name, args)
+        # re-read just before writing: another run may have updated other variants meanwhile
+        results = json.loads(js.read_text()) if js.is_file() else {}
+        results[name] = rows
         md.parent.mkdir(parents=True, exist_ok=True)  # written after each variant: a crash keeps the rest
         js.write_text(json.dumps(results, indent=2) + "\n")
         table = markdown(results)
