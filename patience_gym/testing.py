@@ -8,9 +8,11 @@ never empty while the game is live, and the observation inside ``[0, 1]``.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
-from patience_gym.core.cards import parse_card
+from patience_gym.core.cards import card_name, ordered_pack, parse_card
 from patience_gym.core.game import Game, IllegalMove, check_conserved
 
 
@@ -47,6 +49,24 @@ def deck(text: str) -> list[str]:
     for c in cards:
         parse_card(c)
     return cards
+
+
+def rest_of_pack(named: list[str], n_packs: int) -> list[str]:
+    """The cards of ``n_packs`` packs that ``named`` leaves over, in the ordered pack's order.
+
+    Scenario tests name the cards that matter and let this fill the rest of a valid pack; a card
+    named more often than the packs hold raises ``AssertionError``.
+    """
+    left = Counter(card_name(c) for c in ordered_pack(n_packs))
+    left.subtract(named)
+    over = sorted(name for name, n in left.items() if n < 0)
+    assert not over, f"named more often than {n_packs} pack(s) hold: {over}"
+    rest = []
+    for c in ordered_pack(n_packs):
+        if left[card_name(c)] > 0:
+            rest.append(card_name(c))
+            left[card_name(c)] -= 1
+    return rest
 
 
 def check_position(game: Game) -> np.ndarray:

@@ -15,7 +15,7 @@ import pytest
 import patience_gym  # noqa: F401
 from patience_gym.core.cards import NAME, ordered_pack
 from patience_gym.games.congress import Congress
-from patience_gym.testing import act, action_id, check_position, legal_moves_text
+from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 FULL = Counter(NAME[c] for c in ordered_pack(2))
@@ -26,14 +26,7 @@ def congress_deck(helps: str, row: str, pack: str = "", aces_first: bool = True)
     cards not named follow in the ordered packs' order."""
     named = helps.split() + row.split() + pack.split()
     assert len(helps.split()) == 4 and len(row.split()) == 8
-    assert not (Counter(named) + Counter(ACES)) - FULL, "a card named more than twice"
-    left = FULL - Counter(ACES) - Counter(named)
-    tail: list[str] = []
-    for c in ordered_pack(2):
-        name = NAME[c]
-        if left[name] > 0:
-            tail.append(name)
-            left[name] -= 1
+    tail = rest_of_pack(ACES + named, 2)
     deck = ACES + named + tail if aces_first else named + tail + ACES
     assert len(deck) == 104
     return deck

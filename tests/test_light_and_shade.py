@@ -6,16 +6,15 @@
 
 from __future__ import annotations
 
-from collections import Counter
 
 import gymnasium as gym
 import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.core.cards import NAME, ordered_pack, parse_card
+from patience_gym.core.cards import NAME, parse_card
 from patience_gym.games.light_and_shade import LightAndShade
-from patience_gym.testing import act, action_id, check_position, legal_moves_text
+from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 
@@ -25,16 +24,7 @@ def ls_deck(aux: str, rivals: str, pack: str = "", aces_first: bool = True) -> l
     cards not named follow in the ordered packs' order."""
     named = aux.split() + rivals.split() + pack.split()
     assert len(aux.split()) == 4 and len(rivals.split()) == 4
-    left = Counter(NAME[c] for c in ordered_pack(2)) - Counter(ACES) - Counter(named)
-    assert all(n >= 0 for n in left.values()) and not (
-        Counter(named) - Counter(NAME[c] for c in ordered_pack(2))
-    )
-    rest = [NAME[c] for c in ordered_pack(2) if c % 13 != 0]
-    tail: list[str] = []
-    for name in rest:
-        if left[name] > 0:
-            tail.append(name)
-            left[name] -= 1
+    tail = rest_of_pack(ACES + named, 2)
     deck = ACES + named + tail if aces_first else named + tail + ACES
     assert len(deck) == 104
     return deck
