@@ -68,10 +68,11 @@ class PPOPolicy:
         """Deterministic: nothing to reseed."""
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
-        if obs.shape != self.model.observation_space.shape or env.action_space.n != self.model.action_space.n:
+        trained_actions = getattr(self.model.action_space, "n", None)
+        if obs.shape != self.model.observation_space.shape or env.game.n_actions != trained_actions:
             raise ValueError(
                 f"{self.name} was trained on observations {self.model.observation_space.shape} and "
-                f"{self.model.action_space.n} actions; this env has {obs.shape} and {env.action_space.n}"
+                f"{trained_actions} actions; this env has {obs.shape} and {env.game.n_actions}"
             )
         action, _ = self.model.predict(obs, action_masks=env.action_masks(), deterministic=True)
         return int(action)

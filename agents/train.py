@@ -38,11 +38,13 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Literal
 
 import gymnasium as gym
 
 from agents.config import ConfigError, load
+from patience_gym.env import PatienceEnv
 
 #: Deal seeds below this are reserved for evaluation (``patience-gym evaluate``, the results table).
 HELD_OUT_SEEDS = 500_000
@@ -248,15 +250,16 @@ class RevisitPenalty(gym.Wrapper):
         super().__init__(env)
         self.penalty = penalty
         self.seen: set[object] = set()
+        self.core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
 
     def reset(self, **kwargs: Any):  # type: ignore[override]
         out = self.env.reset(**kwargs)
-        self.seen = {self.env.unwrapped.game.state_key()}
+        self.seen = {self.core.game.state_key()}
         return out
 
     def step(self, action: Any):  # type: ignore[override]
         obs, reward, terminated, truncated, info = self.env.step(action)
-        key = self.env.unwrapped.game.state_key()
+        key = self.core.game.state_key()
         if key in self.seen:
             reward = float(reward) - self.penalty
         self.seen.add(key)
@@ -288,7 +291,7 @@ def _vec_env(cfg: TrainConfig, first_deal: int):  # type: ignore[no-untyped-def]
 
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    fns = [
+    fns: list[Callable[[], gym.Env]] = [
         partial(
             make_env, cfg.env, cfg.env_kwargs, cfg.reward, first_deal + rank, cfg.n_envs,
             revisit_penalty=cfg.revisit_penalty,
@@ -332,7 +335,7 @@ def train(cfg: TrainConfig) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
-    from stable_baselines3.common.callbacks import CheckpointCallback
+    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     check_config(cfg)  # a config edited after construction is checked again
@@ -364,7 +367,7 @@ def train(cfg: TrainConfig) -> Path:
             seed=cfg.seed, verbose=cfg.verbose, **_ppo_kwargs(cfg),
         )
     remaining = cfg.total_timesteps - done
-    callbacks = []
+    callbacks: list[BaseCallback] = []
     if cfg.checkpoint_freq:
         callbacks.append(
             CheckpointCallback(max(1, cfg.checkpoint_freq // cfg.n_envs), str(out / "checkpoints"), "ppo")
