@@ -32,3 +32,11 @@ def test_quick_start_is_two_commands_that_exist() -> None:
         assert (README.parent / script).is_file(), script
     ci = (README.parent / ".ci" / "run").read_text()
     assert commands[1] in ci, ".ci/run runs the README's test command"
+
+
+def test_the_usage_example_runs(capsys) -> None:  # type: ignore[no-untyped-def]
+    text = README.read_text()
+    code = text.split("## Using an environment", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "pile 6:" in out and ("True" in out or "False" in out)
