@@ -29,6 +29,14 @@ class IllegalMove(ValueError):
     """Raised by :meth:`Game.apply` for an action the rules do not allow now."""
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What one applied move changed: cards newly on the foundations, and whether it won."""
+
+    gained: int
+    won: bool
+
+
 # --------------------------------------------------------------------------------------------
 # Options
 # --------------------------------------------------------------------------------------------
@@ -124,6 +132,11 @@ class ObsLayout:
 
     def offset(self, name: str) -> int:
         return self[name].start
+
+    def slice(self, name: str) -> slice:
+        """Where segment ``name`` lies in the flat vector (look it up once, write through it)."""
+        seg = self[name]
+        return slice(seg.start, seg.stop)
 
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
         """The segment ``name`` of ``obs`` in its documented shape (a view, not a copy)."""
@@ -269,13 +282,24 @@ class Game(ABC):
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_mask()).tolist()
 
-    def apply(self, action: int) -> None:
-        """Apply ``action``; raise :class:`IllegalMove` (state untouched) when it is not legal."""
+    def apply(self, action: int) -> Outcome:
+        """Apply ``action`` and say what it changed; raise :class:`IllegalMove` (state untouched)
+        when it is not legal."""
         if not 0 <= action < self.n_actions:
             raise IllegalMove(f"{self.name}: action {action} is outside 0..{self.n_actions - 1}")
         if not self.is_legal(action):
             raise IllegalMove(f"{self.name}: {self.describe(action)} is not legal now")
+        before = self.foundation_cards
         self._apply(self.moves[action])
+        after = self.foundation_cards
+        return Outcome(after - before, after == self.win_cards)
+
+    def is_over(self, mask: np.ndarray | None = None) -> bool:
+        """The game has ended: won, or no legal move is left (lost). Decided here only; pass the
+        current ``legal_mask()`` when it is at hand."""
+        if self.won:
+            return True
+        return not (self.legal_mask() if mask is None else mask).any()
 
     @property
     def won(self) -> bool:

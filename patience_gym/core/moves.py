@@ -1,0 +1,82 @@
+"""Typed action tables: move kinds as enums, action ids derived from the table.
+
+A variant declares its move kinds as an :class:`enum.Enum` and builds its fixed action table as a
+:class:`MoveTable`, kind by kind. The table numbers the moves itself, so no id is written by hand:
+``table.first[Kind.PAIR]`` is the first id of that kind and ``table.ids(Kind.PAIR)`` their range.
+Dispatch on ``move.kind`` with ``match`` ending in ``assert_never``: a misspelt or forgotten kind
+is a type error, not a silent fall-through to the last branch.
+
+::
+
+    class Kind(Enum):
+        PAIR = "pair"
+        TURN = "turn"
+
+    TABLE = MoveTable.build(
+        (Kind.PAIR, [Move(Kind.PAIR, p, q, f"place {p} + place {q}") for p, q in PAIRS]),
+        (Kind.TURN, [Move(Kind.TURN, text="turn up reserve")]),
+    )
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Enum)
+
+
+@dataclass(frozen=True)
+class Move(Generic[K]):
+    """One entry of a variant's fixed action table: a kind and up to two place indices."""
+
+    kind: K
+    src: int = -1
+    dst: int = -1
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or str(self.kind.value)
+
+
+@dataclass(frozen=True)
+class MoveTable(Generic[K]):
+    """A fixed action table: ``moves[a]`` is action ``a``; each kind's moves are contiguous."""
+
+    moves: tuple[Move[K], ...]
+    first: dict[K, int]
+    count: dict[K, int]
+
+    @staticmethod
+    def build(*groups: tuple[K, Iterable[Move[K]]]) -> MoveTable[K]:
+        """The table of ``groups`` in order; each group lists the moves of one kind."""
+        moves: list[Move[K]] = []
+        first: dict[K, int] = {}
+        count: dict[K, int] = {}
+        for kind, group in groups:
+            if kind in first:
+                raise ValueError(f"move kind {kind} appears in two groups")
+            items = list(group)
+            wrong = [m for m in items if m.kind is not kind]
+            if wrong:
+                raise ValueError(f"group {kind} holds moves of kind {wrong[0].kind}")
+            first[kind] = len(moves)
+            count[kind] = len(items)
+            moves.extend(items)
+        return MoveTable(tuple(moves), first, count)
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def __getitem__(self, action: int) -> Move[K]:
+        return self.moves[action]
+
+    def ids(self, kind: K) -> range:
+        """The action ids of ``kind``, in table order."""
+        start = self.first[kind]
+        return range(start, start + self.count[kind])
+
+    def texts(self) -> Sequence[str]:
+        return [m.text for m in self.moves]
