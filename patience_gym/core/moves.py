@@ -20,10 +20,18 @@ is a type error, not a silent fall-through to the last branch.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, TypeVar
+
+if sys.version_info >= (3, 11):
+    from typing import assert_never
+else:  # pragma: no cover
+    from typing_extensions import assert_never
+
+__all__ = ["K", "Move", "MoveTable", "assert_never"]
 
 K = TypeVar("K", bound=Enum)
 
