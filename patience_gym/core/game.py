@@ -48,6 +48,8 @@ class Option(Generic[T]):
 
     ``choices`` lists the allowed values; ``check`` is used instead for open ranges, returning an
     error text (or ``None`` when the value is fine) and ``allowed`` describes it for messages.
+    ``house_rules`` lists the values that are **not the book's rule** (offered for experiments);
+    whatever shows results run with one of them labels it so (:func:`house_rules`).
     """
 
     default: T
@@ -55,6 +57,7 @@ class Option(Generic[T]):
     choices: tuple[T, ...] | None = None
     check: Callable[[Any], str | None] | None = None
     allowed: str = ""
+    house_rules: tuple[T, ...] = ()
 
     def validate(self, game: str, name: str, value: Any) -> T:
         if self.choices is not None:
@@ -75,6 +78,15 @@ def positive_int_or_none(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         return "must be a whole number >= 1 or None"
     return None
+
+
+def house_rules(declared: Mapping[str, Option[Any]], options: Mapping[str, Any]) -> list[str]:
+    """The options in ``options`` whose values are not the book's rule, as ``name=value`` texts."""
+    return [
+        f"{name}={value!r}"
+        for name, value in options.items()
+        if name in declared and any(type(value) is type(h) and value == h for h in declared[name].house_rules)
+    ]
 
 
 def resolve_options(game: str, declared: Mapping[str, Option[Any]], given: Mapping[str, Any]) -> dict[str, Any]:
