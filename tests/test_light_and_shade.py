@@ -1,4 +1,4 @@
-"""Light and Shade rule scenarios (RULES.md section 6), each from a fixed deal.
+"""Light and Shade rule scenarios (docs/rules.md section 6), each from a fixed deal.
 
 ``ls_deck`` inverts the deal: give the four Auxiliaries, the four Rivals and the first pack cards
 (next card first) and it returns the 104-card pack that deals them, the eight aces in front.
@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -13,8 +14,9 @@ import pytest
 
 import patience_gym  # noqa: F401
 from patience_gym.core.cards import NAME, parse_card
+from patience_gym.core.game import IllegalMove
 from patience_gym.games.light_and_shade import LightAndShade
-from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack
+from patience_gym.testing import act, action_id, check_position, check_rollout, legal_moves_text, rest_of_pack
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 
@@ -150,34 +152,125 @@ def test_rival_vacancies_are_filled_from_the_pack_or_the_talon_by_choice() -> No
     assert names(g2.aux[0]) == ["9H", "8C", "7D"]
 
 
-def test_the_talon_goes_nowhere_else_unless_the_option_allows_auxiliaries() -> None:
+def test_the_talon_top_goes_on_an_auxiliary_by_default_not_under_the_strict_option() -> None:
     deal = ("9H KC KD 5S", "JS JS JH JH", "8C")
     g = game_for(*deal)
-    act(g, "pack -> talon")  # 8C fits 9H, but the talon only fills empty Rivals
-    assert legal_moves_text(g) == ["pack -> talon"]
-    g = game_for(*deal, talon_to_auxiliaries=True)
-    act(g, "pack -> talon")
+    act(g, "pack -> talon")  # 8C: one lower than 9H, the other colour
     assert legal_moves_text(g) == ["8C talon -> auxiliary 0", "pack -> talon"]
     act(g, "8C talon -> auxiliary 0")
     assert names(g.aux[0]) == ["9H", "8C"] and g.talon == []
-    # Even with the option, an empty Auxiliary is filled from the Rivals only.
-    g = game_for("2D KC KD KH", "JS JS JH JH", "8C", talon_to_auxiliaries=True)
-    act(g, "auxiliary 0 -> foundation")
+    # The first edition's strict reading: the talon only fills empty Rivals.
+    g = game_for(*deal, talon_to_auxiliaries=False)
     act(g, "pack -> talon")
+    assert legal_moves_text(g) == ["pack -> talon"]
+    with pytest.raises(IllegalMove):
+        g.apply(action_id(g, "talon -> auxiliary 0"))
+    assert names(g.talon) == ["8C"] and names(g.aux[0]) == ["9H"]
+
+
+def test_a_talon_card_laid_aside_earlier_goes_on_an_auxiliary_once_uncovered() -> None:
+    g = game_for("9H KC KD 5S", "JS JS JH JH", "7D 8C")
+    act(g, "pack -> talon")  # 7D fits nothing yet (two below 9H)
+    assert not any(g.is_legal(action_id(g, f"talon -> auxiliary {a}")) for a in range(4))
+    act(g, "pack -> talon")
+    act(g, "8C talon -> auxiliary 0")
+    assert "7D talon -> auxiliary 0" in legal_moves_text(g)  # uncovered, and now it fits 8C
+    act(g, "7D talon -> auxiliary 0")
+    assert names(g.aux[0]) == ["9H", "8C", "7D"] and g.talon == []
+
+
+def test_the_talon_never_goes_to_a_foundation_nor_into_an_empty_auxiliary() -> None:
+    g = game_for("2D KC KD KH", "JS JS JH JH", "2H")
+    act(g, "auxiliary 0 -> foundation")
+    assert g.aux[0] == []
+    act(g, "pack -> talon")  # 2H fits a black ace, and auxiliary 0 is empty: neither is allowed
+    legal = legal_moves_text(g)
+    assert not [m for m in legal if m.startswith("2H")]
     assert not g.is_legal(action_id(g, "talon -> auxiliary 0"))
+    assert "JS rival 0 -> auxiliary 0" in legal  # the empty Auxiliary takes a Rival
+    act(g, "JS rival 0 -> auxiliary 0")
+    act(g, "2H talon -> rival 0")  # the talon's other way into play: an empty Rival
+    assert NAME[g.rivals[0]] == "2H" and g.talon == []
 
 
-def test_no_redeal_the_game_is_lost_when_stuck() -> None:
-    # Kings in the Rivals fit nothing and the 5s cannot reach the foundations: the only move is
-    # to turn the pack, 88 times, and then the game is over.
-    env = gym.make("patience_gym/LightAndShade-v0")
+def stuck_env(**options: Any) -> tuple[Any, dict[str, Any]]:
+    """Kings in the Rivals fit nothing, the 5s cannot reach the foundations, and talon cards
+    only fill Rivals: turning the pack is the only move (and the re-deal, where allowed)."""
+    env = gym.make("patience_gym/LightAndShade-v0", talon_to_auxiliaries=False, **options)
     _, info = env.reset(options={"deck": ls_deck("5H 5D 5C 5S", "KC KD KH KS")})
+    return env, info
+
+
+def test_no_redeal_by_default_the_game_is_lost_when_stuck() -> None:
+    env, info = stuck_env()
     turn = action_id(env.unwrapped.game, "pack -> talon")
-    for step in range(88):
+    assert info["redeals_left"] == 0
+    for _ in range(88):
         assert np.flatnonzero(info["action_mask"]).tolist() == [turn]
         _, _, term, trunc, info = env.step(turn)
     assert term and not trunc and info["won"] is False
     assert not info["action_mask"].any() and len(env.unwrapped.game.talon) == 88
+
+
+@pytest.mark.parametrize("redeals", [0, 1, 2])
+def test_redeals_turn_the_talon_over_without_shuffle_and_no_more(redeals: int) -> None:
+    g = game_for("9H KC KD 5S", "JS JS JH JH", "8C 7D 3S", redeals=redeals)
+    redeal = action_id(g, "re-deal: talon turned over -> pack")
+    assert not g.is_legal(redeal)  # the pack is not out yet
+    for k in range(redeals):
+        while g.pack:
+            act(g, "pack -> talon")
+        turned = names(g.talon)
+        assert g.layout.view(g.observation(), "redeals_left")[0] == pytest.approx((redeals - k) / 2)
+        act(g, "re-deal: talon turned over -> pack")
+        assert g.talon == [] and g.extra_info() == {"redeals_left": redeals - k - 1}
+        assert names(g.pack_order()) == turned  # the first card turned is turned first again
+        assert turned[:3] == ["8C", "7D", "3S"]
+        act(g, "pack -> talon")
+        assert names(g.talon) == ["8C"]
+    while g.pack:
+        act(g, "pack -> talon")
+    assert not g.is_legal(redeal) and not g.legal_mask()[redeal]
+    with pytest.raises(IllegalMove):
+        g.apply(redeal)
+    assert len(g.talon) == 88 and g.layout.view(g.observation(), "redeals_left")[0] == 0
+
+
+def test_a_redeal_is_the_only_way_on_when_stuck_and_the_game_ends_after_the_last() -> None:
+    env, info = stuck_env(redeals=1)
+    game = env.unwrapped.game
+    turn, redeal = action_id(game, "pack -> talon"), action_id(game, "re-deal: talon turned over -> pack")
+    assert info["redeals_left"] == 1 and "not the book's rule" in game.render()
+    for _ in range(88):
+        _, _, term, _, info = env.step(turn)
+    assert not term and np.flatnonzero(info["action_mask"]).tolist() == [redeal]
+    _, _, term, _, info = env.step(redeal)
+    assert not term and info["redeals_left"] == 0 and len(game.pack) == 88
+    for _ in range(88):
+        assert np.flatnonzero(info["action_mask"]).tolist() == [turn]
+        _, _, term, trunc, info = env.step(turn)
+    assert term and not trunc and info["won"] is False
+
+
+def test_options_are_validated_and_redeals_is_marked_as_not_the_books_rule() -> None:
+    assert LightAndShade().options == {"talon_to_auxiliaries": True, "redeals": 0}
+    with pytest.raises(ValueError, match="redeals=3 is not allowed; choose one of 0, 1, 2"):
+        LightAndShade(redeals=3)
+    with pytest.raises(ValueError, match="choose one of 0, 1, 2"):
+        LightAndShade(redeals=True)
+    with pytest.raises(ValueError, match="choose one of True, False"):
+        LightAndShade(talon_to_auxiliaries="yes")
+    assert "NOT THE BOOK'S RULE" in LightAndShade.OPTIONS["redeals"].doc
+    assert "not the book's rule" not in game_for("9H KC KD 5S", "JS JS JH JH").render()  # unless used
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"talon_to_auxiliaries": False}, {"redeals": 2}, {"talon_to_auxiliaries": False, "redeals": 1}],
+)
+def test_random_games_keep_the_contract_under_every_option(options: dict[str, object]) -> None:
+    g = LightAndShade(**options)
+    check_rollout(g, np.random.default_rng(7), max_steps=600)
 
 
 def test_the_pack_order_is_not_observed() -> None:
@@ -209,9 +302,18 @@ def greedy_choice(g: LightAndShade) -> str:
 
 def test_the_heuristic_never_chooses_by_an_unseen_pack_card() -> None:
     # The next pack card fits auxiliary 0 in deal a (7D on 8C) and not in deal b (6S): the
-    # greedy choice must not depend on it. Once turned, the seen talon card may decide.
+    # greedy choice must not depend on it. Once the card is seen, it may decide.
     a = game_for("9H KC KD KH", "8C JS JH JD", "7D 6S")
     b = game_for("9H KC KD KH", "8C JS JH JD", "6S 7D")
+    for g in (a, b):  # default: full Rivals are worth more than the talon
+        act(g, "8C rival 0 -> auxiliary 0")
+        assert greedy_choice(g) == "pack -> rival 0"
+        act(g, "pack -> rival 0")
+    assert greedy_choice(a) == "7D rival 0 -> auxiliary 0"
+    assert greedy_choice(b) == "pack -> talon"
+    # Strict rule: a Rival is kept empty for the talon, whatever the pack's next card.
+    a = game_for("9H KC KD KH", "8C JS JH JD", "7D 6S", talon_to_auxiliaries=False)
+    b = game_for("9H KC KD KH", "8C JS JH JD", "6S 7D", talon_to_auxiliaries=False)
     for g in (a, b):
         act(g, "8C rival 0 -> auxiliary 0")
         assert greedy_choice(g) == "pack -> talon"
@@ -223,7 +325,7 @@ def test_the_heuristic_never_chooses_by_an_unseen_pack_card() -> None:
 def test_every_action_has_a_distinct_readable_text() -> None:
     g = LightAndShade()
     texts = [m.text for m in g.moves]
-    assert len(texts) == len(set(texts)) == 33
+    assert len(texts) == len(set(texts)) == 34
     g.new_game(np.random.default_rng(0))
     check_position(g)
 
@@ -260,13 +362,13 @@ def test_a_fixed_deck_is_won_through_the_env() -> None:
     deck, moves = _winning_moves()
     env = gym.make("patience_gym/LightAndShade-v0")
     _, info = env.reset(options={"deck": deck})
-    game = env.unwrapped.game
+    game: LightAndShade = env.unwrapped.game  # type: ignore[attr-defined]
     total = 0.0
     for k, text in enumerate(moves):
         a = action_id(game, text)
         assert info["action_mask"][a], f"move {k} {text!r} is not legal\n{game.render()}"
         _, reward, term, trunc, info = env.step(a)
-        total += reward
+        total += float(reward)
         assert term == (k == len(moves) - 1) and not trunc
     assert info["won"] is True and info["foundation_cards"] == 96
     assert total == pytest.approx(1.0)
@@ -274,6 +376,7 @@ def test_a_fixed_deck_is_won_through_the_env() -> None:
 
 
 def test_the_step_limit_is_registered() -> None:
+    # 4 moves a dealt card in a pass, plus 88 turns and the re-deal itself, twice: 562 < 600.
     assert (
-        gym.spec("patience_gym/LightAndShade-v0").max_episode_steps == LightAndShade.default_max_steps == 400
+        gym.spec("patience_gym/LightAndShade-v0").max_episode_steps == LightAndShade.default_max_steps == 600
     )

@@ -1,4 +1,4 @@
-"""Light and Shade (Cadogan; RULES.md section 6). Two packs.
+"""Light and Shade (Cadogan; docs/rules.md section 6). Two packs.
 
 The eight aces are taken out before dealing (the first copy of each ace, then the second, so the
 foundations hold C D H S C D H S, left to right). Each foundation builds up to K in **alternating
@@ -10,48 +10,62 @@ colours**, suit ignored. Eight cards are dealt in two rows of four: the upper ro
   Auxiliary.
 - An empty Rival is filled from the pack (its next card, turned straight into the Rival) or from
   the talon (its top card).
-- The player turns the pack one card at a time onto the talon. Pack and talon cards go nowhere
-  else, unless ``talon_to_auxiliaries=True``: then the talon's top card may also go on an
-  Auxiliary's top card by the same descending alternate-colour rule.
+- The player turns the pack one card at a time onto the talon. The talon's top card (the card
+  just turned, or one laid aside earlier and now uncovered) may go on an Auxiliary's top card by
+  the same descending alternate-colour rule, or fill an empty Rival; never to a foundation, nor
+  into an empty Auxiliary. Cadogan: cards that can be "played or placed" are, "the non-suitable
+  cards forming a talon".
 - No re-deal. Won when all 96 dealt cards are on the foundations.
 
-Action table (33 ids, fixed for every option):
+Options:
+
+- ``talon_to_auxiliaries=True`` (default). ``False`` is the strict reading of the first edition
+  of this book: talon cards only fill empty Rivals.
+- ``redeals=0`` (default), ``1`` or ``2``: **not the book's rule** (Cadogan: "there is no
+  re-deal"). When the pack is exhausted the talon may be turned over, without shuffling, to make
+  a new pack, that many times. It is for learning experiments (under the book's rule a blind
+  player almost never wins), and results that use it must say so.
+
+Action table (34 ids, fixed for every option):
 
 ======= ===================================================================
 id      move
 ======= ===================================================================
 0-3     auxiliary i -> foundation (its top card)
 4-19    rival r -> auxiliary a (ordered r-major: id = 4 + 4r + a)
-20-23   talon -> auxiliary a (only with ``talon_to_auxiliaries=True``)
+20-23   talon -> auxiliary a (not with ``talon_to_auxiliaries=False``)
 24-27   talon -> rival r (r empty)
 28-31   pack -> rival r (r empty): the pack's next card goes straight in
 32      pack -> talon: turn the pack's next card onto the talon
+33      re-deal: the talon turned over becomes the pack (only with ``redeals`` > 0)
 ======= ===================================================================
 
-Observation (855 floats): ``card_place`` (52 x 12) holds, per card, the copies at each place / 2:
+Observation (856 floats): ``card_place`` (52 x 12) holds, per card, the copies at each place / 2:
 auxiliary 0-3, rival 0-3, talon top, talon below the top (seen when turned), foundation, and
-the pack (not visible: only which cards remain, never their order); ``aux_top`` (4 x 52) one-hot
-of each Auxiliary's top card; ``aux_size`` (4) cards per Auxiliary / 12; ``foundation_rank`` (8)
-top rank / 13; ``foundation_red`` (8) 1 when the foundation's ace is red; ``pack_size`` and
-``talon_size`` / 88; ``talon_to_auxiliaries`` (1) the option.
+the pack (not visible: only which cards remain, never their order, also after a re-deal);
+``aux_top`` (4 x 52) one-hot of each Auxiliary's top card; ``aux_size`` (4) cards per Auxiliary
+/ 12; ``foundation_rank`` (8) top rank / 13; ``foundation_red`` (8) 1 when the foundation's ace is
+red; ``pack_size`` and ``talon_size`` / 88; ``talon_to_auxiliaries`` (1) the option;
+``redeals_left`` (1) re-deals still allowed / 2 (always 0 under the book's rule).
 
-Choices where RULES.md is silent (documented, tested):
+Choices where docs/rules.md is silent (documented, tested):
 
 - **What is automatic.** Nothing but the foundation chosen for a card: every refill is the
-  player's choice. Rule III says where vacancies are filled *from*, and RULES.md words each fill
-  as "may", so filling a vacancy, and when, is an action: an empty Auxiliary waits until the
+  player's choice. Vacancies are filled *from* the places the rules name, and each fill is a
+  "may", so filling a vacancy, and when, is an action: an empty Auxiliary waits until the
   player puts a Rival into it (which Rival is a choice), and an empty Rival waits until the
   player fills it from the pack or from the talon (which source is a choice). Keeping a Rival
-  empty is a real option: it is the talon's only outlet.
+  empty is a real option: it is a way out for the talon's top card.
 - **Which foundation.** A card goes to the leftmost foundation that accepts it. Foundations that
   accept the same card have tops of equal rank and colour, and foundation cards never move
   again, so they are interchangeable and a choice between them would change nothing.
-- **Talon to an empty Auxiliary** is not allowed even with ``talon_to_auxiliaries=True``: the
-  option names the descending rule, and Rule III fills Auxiliary vacancies from the Rivals.
+- **Re-deal** (only with ``redeals`` > 0) is legal when the pack is exhausted and the talon holds
+  cards; the first card turned in the last pass is turned first again.
 - **Score and win count** leave out the eight aces set out before the deal: ``foundation_cards``
   counts cards played there (0 at the start), and 96 of them win.
-- No move undoes another (cards only ever move pack -> talon -> Rival -> Auxiliary ->
-  foundation), so a game lasts at most 4 x 96 moves; the step limit is 400.
+- **Step limit 600.** No move undoes another within a pass (cards only ever move pack -> talon
+  -> Rival -> Auxiliary -> foundation), so a pass costs at most 4 moves per dealt card and each
+  re-deal at most 88 turns and itself: 4 x 96 + 2 x 89 = 562 moves with two re-deals.
 """
 
 from __future__ import annotations
@@ -67,7 +81,9 @@ from patience_gym.core.vocabulary import ALTERNATE_DOWN, ALTERNATE_UP
 N_AUX, N_RIVALS, N_FOUND = 4, 4, 8
 N_PACK = 104 - N_FOUND - N_AUX - N_RIVALS  # 88
 MAX_AUX = 12  # a K down to a 2
-_AUX_F, _RIVAL_A0, _TALON_A0, _TALON_R0, _PACK_R0, _TURN = 0, 4, 20, 24, 28, 32
+MAX_REDEALS = 2  # the most the (non-book) ``redeals`` option allows
+_AUX_F, _RIVAL_A0, _TALON_A0, _TALON_R0, _PACK_R0, _TURN, _REDEAL = 0, 4, 20, 24, 28, 32, 33
+_N_ACTIONS = 34
 _ONTO_AUX = ALTERNATE_DOWN.table  # [top][card]: card one lower, other colour
 _ONTO_FOUND = ALTERNATE_UP.table  # [top][card]: card one higher, other colour
 ACES = tuple(card(ACE, s) for s in range(4)) * 2  # C D H S, then the second copies
@@ -98,28 +114,40 @@ def _table() -> tuple[Move, ...]:
     moves += [Move("talon_r", dst=r, text=f"talon -> rival {r}") for r in range(N_RIVALS)]
     moves += [Move("pack_r", dst=r, text=f"pack -> rival {r}") for r in range(N_RIVALS)]
     moves.append(Move("turn", text="pack -> talon"))
+    moves.append(Move("redeal", text="re-deal: talon turned over -> pack"))
+    assert len(moves) == _N_ACTIONS
     return tuple(moves)
 
 
 class LightAndShade(Game):
-    """Light and Shade on the rules of RULES.md section 6 (see the module docstring)."""
+    """Light and Shade on the rules of docs/rules.md section 6 (see the module docstring)."""
 
     name = "LightAndShade"
     n_packs = 2
     win_cards = 96
-    default_max_steps = 400  # no move can be undone: at most 4 moves per dealt card
+    # No move undoes another within a pass; each re-deal adds at most 88 turns and itself.
+    default_max_steps = 600
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {
         "talon_to_auxiliaries": Option(
-            False,
-            "the talon's top card may also go on an Auxiliary's top card (one lower, other colour)",
-            (False, True),
+            True,
+            "the talon's top card may go on an Auxiliary's top card (one lower, other colour) as well "
+            "as into an empty Rival; False is the first edition's strict reading (empty Rivals only)",
+            (True, False),
+        ),
+        "redeals": Option(
+            0,
+            "NOT THE BOOK'S RULE (Cadogan: 'there is no re-deal'), for learning experiments: how many "
+            "times the talon may be turned over, without shuffling, to make a new pack; results that "
+            "use it must say so",
+            (0, 1, 2),
         ),
     }
-    STATE = ("aux", "rivals", "pack", "talon", "foundations")
+    STATE = ("aux", "rivals", "pack", "talon", "foundations", "redeals_left")
     MOVES = _table()
 
-    def configure(self, *, talon_to_auxiliaries: bool) -> None:
+    def configure(self, *, talon_to_auxiliaries: bool, redeals: int) -> None:
         self.talon_to_aux = talon_to_auxiliaries
+        self.redeals = redeals
         self.moves = self.MOVES
         self.layout = ObsLayout(
             [
@@ -131,6 +159,7 @@ class LightAndShade(Game):
                 ("pack_size", (1,), "cards in the pack / 88"),
                 ("talon_size", (1,), "cards in the talon / 88"),
                 ("talon_to_auxiliaries", (1,), "1 when the talon may go on the Auxiliaries"),
+                ("redeals_left", (1,), "re-deals left / 2 (redeals option: not the book's rule)"),
             ]
         )
         self._place_size = 52 * _NP
@@ -149,8 +178,10 @@ class LightAndShade(Game):
         self.rivals: list[int] = rest[N_AUX : N_AUX + N_RIVALS]  # -1: empty
         self.pack: list[int] = rest[N_AUX + N_RIVALS :][::-1]  # pack[-1] is the next card
         self.talon: list[int] = []
+        self.redeals_left: int = self.redeals
 
     # ---- the rules ----------------------------------------------------------------------------
+    # Named predicates: is_legal asks them per action, legal_mask per place.
 
     def _foundation_for(self, c: int) -> int:
         """The leftmost foundation that accepts ``c``, or -1."""
@@ -159,9 +190,20 @@ class LightAndShade(Game):
                 return f
         return -1
 
-    def _fits_aux(self, c: int, a: int) -> bool:
+    def _rival_fits_aux(self, c: int, a: int) -> bool:
+        """A Rival card goes on an Auxiliary one lower in the other colour, or into an empty one."""
         pile = self.aux[a]
         return not pile or _ONTO_AUX[pile[-1]][c]
+
+    def _talon_fits_aux(self, c: int, a: int) -> bool:
+        """The talon's top goes on an Auxiliary by the same rule, never into an empty one (its
+        vacancies are filled from the Rivals), and only under ``talon_to_auxiliaries``."""
+        pile = self.aux[a]
+        return self.talon_to_aux and bool(pile) and _ONTO_AUX[pile[-1]][c]
+
+    def _may_redeal(self) -> bool:
+        """The talon turned over makes a new pack once the pack is out (``redeals`` option)."""
+        return self.redeals_left > 0 and not self.pack and bool(self.talon)
 
     def is_legal(self, action: int) -> bool:
         move = self.moves[action]
@@ -171,39 +213,37 @@ class LightAndShade(Game):
             return bool(pile) and self._foundation_for(pile[-1]) >= 0
         if kind == "rival_a":
             c = self.rivals[move.src]
-            return c >= 0 and self._fits_aux(c, move.dst)
+            return c >= 0 and self._rival_fits_aux(c, move.dst)
         if kind == "talon_a":
-            pile = self.aux[move.dst]
-            if not (self.talon_to_aux and self.talon and pile):
-                return False
-            return _ONTO_AUX[pile[-1]][self.talon[-1]]
+            return bool(self.talon) and self._talon_fits_aux(self.talon[-1], move.dst)
         if kind == "talon_r":
             return bool(self.talon) and self.rivals[move.dst] < 0
         if kind == "pack_r":
             return bool(self.pack) and self.rivals[move.dst] < 0
+        if kind == "redeal":
+            return self._may_redeal()
         return bool(self.pack)
 
     def legal_mask(self) -> np.ndarray:
         """The rules of :meth:`is_legal`, computed place by place instead of id by id."""
-        mask = np.zeros(33, dtype=bool)
-        tops = [p[-1] if p else -1 for p in self.aux]
-        found_tops = [p[-1] for p in self.foundations]
-        for i, t in enumerate(tops):
-            if t >= 0:
-                mask[_AUX_F + i] = any(_ONTO_FOUND[f][t] for f in found_tops)
+        mask = np.zeros(_N_ACTIONS, dtype=bool)
+        for i, pile in enumerate(self.aux):
+            if pile:
+                mask[_AUX_F + i] = self._foundation_for(pile[-1]) >= 0
         for r, c in enumerate(self.rivals):
-            base = _RIVAL_A0 + 4 * r
             if c < 0:
                 mask[_TALON_R0 + r] = bool(self.talon)
                 mask[_PACK_R0 + r] = bool(self.pack)
                 continue
-            for a, t in enumerate(tops):
-                mask[base + a] = t < 0 or _ONTO_AUX[t][c]
-        if self.talon_to_aux and self.talon:
+            base = _RIVAL_A0 + 4 * r
+            for a in range(N_AUX):
+                mask[base + a] = self._rival_fits_aux(c, a)
+        if self.talon:
             tc = self.talon[-1]
-            for a, t in enumerate(tops):
-                mask[_TALON_A0 + a] = t >= 0 and _ONTO_AUX[t][tc]
+            for a in range(N_AUX):
+                mask[_TALON_A0 + a] = self._talon_fits_aux(tc, a)
         mask[_TURN] = bool(self.pack)
+        mask[_REDEAL] = self._may_redeal()
         return mask
 
     def _apply(self, move: Move) -> None:
@@ -220,6 +260,10 @@ class LightAndShade(Game):
             self.rivals[move.dst] = self.talon.pop()
         elif kind == "pack_r":
             self.rivals[move.dst] = self.pack.pop()
+        elif kind == "redeal":
+            self.pack = self.talon[::-1]  # turned over: the first card turned is turned first again
+            self.talon = []
+            self.redeals_left -= 1
         else:
             self.talon.append(self.pack.pop())
 
@@ -228,6 +272,10 @@ class LightAndShade(Game):
     @property
     def foundation_cards(self) -> int:
         return sum(len(p) for p in self.foundations) - N_FOUND
+
+    def pack_order(self) -> list[int]:
+        """The pack as a list, first card to be turned first."""
+        return self.pack[::-1]
 
     def moving_card(self, move: Move) -> int | None:
         kind = move.kind
@@ -240,6 +288,9 @@ class LightAndShade(Game):
         if kind in ("talon_a", "talon_r"):
             return self.talon[-1] if self.talon else None
         return None  # the pack's next card is face down
+
+    def extra_info(self) -> dict[str, Any]:
+        return {"redeals_left": self.redeals_left}
 
     def observe(self, out: np.ndarray) -> None:
         hot: list[int] = []  # card_place entries, one per copy (summed below)
@@ -268,8 +319,15 @@ class LightAndShade(Game):
         n = self._place_size
         out[:n] = np.bincount(np.asarray(hot, dtype=np.intp), minlength=n) * 0.5
         o = self._o_tail
-        idx.extend((o, o + 1, o + 2))
-        val.extend((len(self.pack) / N_PACK, len(self.talon) / N_PACK, 1.0 if self.talon_to_aux else 0.0))
+        idx.extend((o, o + 1, o + 2, o + 3))
+        val.extend(
+            (
+                len(self.pack) / N_PACK,
+                len(self.talon) / N_PACK,
+                1.0 if self.talon_to_aux else 0.0,
+                self.redeals_left / MAX_REDEALS,
+            )
+        )
         out[idx] = val
 
     def cards_in_play(self) -> list[int]:
@@ -279,18 +337,20 @@ class LightAndShade(Game):
 
     def heuristic(self) -> float:
         """Foundation progress first, then cards built on the Auxiliaries, then emptying the
-        talon (its cards leave only through an empty Rival) before the pack, and a little for an
-        empty Auxiliary (it takes any Rival).
+        talon before the pack, and a little for an empty Auxiliary (it takes any Rival).
 
-        By default the talon reaches the Auxiliaries only through a Rival, so a Rival is best kept
-        empty as a way in for a talon card that fits (two moves, which a one-step lookahead sees
-        only through the next two terms): an occupied Rival costs 2, and a Rival card that fits an
-        Auxiliary earns 0.75 back. That term reads a card's identity, but only a talon card (seen
-        before the move) can win by it: a pack card put straight into a Rival scores at most
-        0.5 - 2 + 0.75 = -0.75, below turning it onto the talon (0.5 - 1 = -0.5), which is legal
-        whenever the pack has a card, so the lookahead never chooses by a card it has not seen.
-        With ``talon_to_auxiliaries`` the talon builds on the Auxiliaries directly and full Rivals
-        are worth more than empty ones: both terms are left out.
+        A re-deal (``redeals`` option) scores +0.5 a card: the talon's cards are worth more in a
+        pack that will turn them again than buried under one another.
+
+        With ``talon_to_auxiliaries=False`` the talon reaches the Auxiliaries only through a Rival,
+        so a Rival is best kept empty as a way in for a talon card that fits (two moves, which a
+        one-step lookahead sees only through the next two terms): an occupied Rival costs 2, and a
+        Rival card that fits an Auxiliary earns 0.75 back. That term reads a card's identity, but
+        only a talon card (seen before the move) can win by it: a pack card put straight into a
+        Rival scores at most 0.5 - 2 + 0.75 = -0.75, below turning it onto the talon
+        (0.5 - 1 = -0.5), which is legal whenever the pack has a card, so the lookahead never
+        chooses by a card it has not seen. By default the talon builds on the Auxiliaries
+        directly and full Rivals are worth more than empty ones: both terms are left out.
         """
         aux = self.aux
         score = (
@@ -311,9 +371,11 @@ class LightAndShade(Game):
 
     def render(self) -> str:
         found = " ".join(NAME[p[-1]] for p in self.foundations)
-        opt = "  talon->auxiliaries" if self.talon_to_aux else ""
+        opts = "" if self.talon_to_aux else "  talon to Rivals only"
+        if self.redeals:
+            opts += f"  re-deals left {self.redeals_left} (not the book's rule)"
         lines = [
-            f"Light and Shade{opt}  on foundations: {self.foundation_cards}/96",
+            f"Light and Shade{opts}  on foundations: {self.foundation_cards}/96",
             f"foundations: {found}",
         ]
         for i, pile in enumerate(self.aux):
