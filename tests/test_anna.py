@@ -1,4 +1,4 @@
-"""Anna rule scenarios (RULES.md section 5), each from a fixed deal.
+"""Anna rule scenarios (docs/rules.md section 5), each from a fixed deal.
 
 ``anna_deck(layout, pack)`` inverts the deal: ``layout`` is the cards as they turn up while the
 helps are laid out (knaves included: they go to the foundations and the next card takes the
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -22,7 +23,7 @@ import patience_gym  # noqa: F401
 from patience_gym.core.cards import NAME, ordered_pack
 from patience_gym.core.game import IllegalMove
 from patience_gym.games.anna import Anna
-from patience_gym.testing import act, action_id, check_position, legal_moves_text
+from patience_gym.testing import act, action_id, check_position, check_rollout, legal_moves_text
 
 DATA = Path(__file__).parent / "data"
 LAYOUT = "JC 5H JC QD 4H 5S 6S 7S 8S 9S"
@@ -40,8 +41,8 @@ def anna_deck(layout: str, pack: str = "") -> list[str]:
     return named + pool
 
 
-def game_for(pack: str = "", layout: str = LAYOUT) -> Anna:
-    g = Anna()
+def game_for(pack: str = "", layout: str = LAYOUT, **options: Any) -> Anna:
+    g = Anna(**options)
     g.new_game(deck=anna_deck(layout, pack))
     return g
 
@@ -210,11 +211,11 @@ def test_a_fixed_deal_and_move_list_win() -> None:
     record = json.loads((DATA / "anna_win.json").read_text())
     env = gym.make("patience_gym/Anna-v0")
     _, info = env.reset(options={"deck": record["deck"].split()})
-    game = env.unwrapped.game
+    game: Anna = env.unwrapped.game  # type: ignore[attr-defined]
     term = False
     for text in record["moves"]:
         assert not term
-        found = [a for a in np.flatnonzero(info["action_mask"]) if game.describe(a) == text]
+        found = [a for a in np.flatnonzero(info["action_mask"]).tolist() if game.describe(a) == text]
         assert len(found) == 1, (text, legal_moves_text(game))
         _, _, term, trunc, info = env.step(found[0])
         assert not trunc
@@ -228,7 +229,7 @@ def test_a_stuck_game_ends_lost() -> None:
     # deal the game sticks with the pack and both re-deals spent.
     env = gym.make("patience_gym/Anna-v0")
     _, info = env.reset(seed=0)
-    game = env.unwrapped.game
+    game: Anna = env.unwrapped.game  # type: ignore[attr-defined]
     term = False
     while not term:
         _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
@@ -237,3 +238,84 @@ def test_a_stuck_game_ends_lost() -> None:
     assert game.pack == [] and game.redeals == 2 and game.talon
     assert game.foundation_for(game.talon[-1]) < 0
     assert all(game.foundation_for(h[-1]) < 0 for h in game.helps if h)
+
+
+# ---- refill="pack": Dick's stricter rule ---------------------------------------------------------
+
+
+def test_refill_pack_fills_an_emptied_help_at_once_from_the_pack_unseen() -> None:
+    g = game_for("8D 3D", refill="pack")
+    act(g, "5H help 0 -> help 2")
+    assert helps(g)[0] == ["8D"] and g.talon == [] and len(g.pack) == 93, "the pack's next card"
+    act(g, "pack -> talon")
+    assert [NAME[c] for c in g.talon] == ["3D"]
+    # A help emptied to the foundations is refilled the same way.
+    g = game_for("9D", layout="JC TC 5H QD 4H 5S 6S 7S 8S", refill="pack")
+    act(g, "TC help 0 -> foundation 0")
+    assert helps(g)[0] == ["9D"] and g.foundations[0] == 2
+    check_position(g)
+
+
+def test_refill_pack_a_knave_drawn_goes_up_and_the_next_card_fills_the_help() -> None:
+    g = game_for("JD 7C", refill="pack")
+    act(g, "5H help 0 -> help 2")
+    assert g.foundations[2] == 1, "JD starts the first diamonds pile"
+    assert helps(g)[0] == ["7C"] and g.talon == [] and len(g.pack) == 92
+
+
+def test_refill_pack_an_empty_help_waits_while_the_pack_is_out_and_fills_at_the_redeal() -> None:
+    g = game_for("2D 3D 8H 4C", refill="pack")
+    while g.pack:
+        act(g, "pack -> talon")
+    act(g, "5H help 0 -> help 2")
+    act(g, "6S help 4 -> help 3")
+    assert helps(g)[0] == [] and helps(g)[4] == []
+    assert not g.is_legal(action_id(g, "talon -> help 0")), "the talon may not fill it: it waits"
+    assert not g.legal_mask()[action_id(g, "talon -> help 4")]
+    check_position(g)  # the fast mask agrees while the helps wait
+    act(g, "re-deal: talon turned over -> pack")
+    assert helps(g)[0] == ["2D"] and helps(g)[4] == ["3D"], "help 0 first, from the new pack"
+    assert g.talon == [] and [NAME[c] for c in g.pack_order()[:2]] == ["8H", "4C"]
+    check_position(g)
+
+
+def test_refill_pack_a_knave_as_the_packs_last_card_leaves_the_help_waiting() -> None:
+    deck = anna_deck(LAYOUT)
+    deck.remove("JS")
+    deck.append("JS")  # the last card of the pack
+    g = Anna(refill="pack")
+    g.new_game(deck=deck)
+    while len(g.pack) > 1:
+        act(g, "pack -> talon")
+    act(g, "5H help 0 -> help 2")
+    assert g.pack == [] and helps(g)[0] == [] and g.foundations[6:] == [1, 1], "both spades knaves up"
+    assert not g.is_legal(action_id(g, "talon -> help 0"))
+
+
+def test_refill_free_is_unchanged_the_talon_fills_a_help_when_the_player_chooses() -> None:
+    for pack_out in (False, True):
+        g = game_for("2D 3D 8H 4C", refill="free")
+        while pack_out and g.pack:
+            act(g, "pack -> talon")
+        left = len(g.pack)
+        act(g, "5H help 0 -> help 2")
+        assert helps(g)[0] == [] and len(g.pack) == left, "no automatic refill"
+        if not pack_out:
+            act(g, "pack -> talon")
+        assert g.is_legal(action_id(g, "talon -> help 0"))
+    act(g, "re-deal: talon turned over -> pack")
+    assert helps(g)[0] == [], "a re-deal fills nothing either"
+
+
+def test_refill_option_is_validated_and_observed() -> None:
+    assert Anna().options == {"refill": "free"}
+    with pytest.raises(ValueError, match="refill='talon' is not allowed; choose one of 'free', 'pack'"):
+        Anna(refill="talon")
+    free, pack = game_for(), game_for(refill="pack")
+    assert free.layout.view(free.observation(), "refill_pack")[0] == 0
+    assert pack.layout.view(pack.observation(), "refill_pack")[0] == 1
+    assert "refill from the pack" in pack.render() and "refill" not in free.render()
+
+
+def test_refill_pack_random_games_keep_the_contract() -> None:
+    check_rollout(Anna(refill="pack"), np.random.default_rng(3), max_steps=400)

@@ -1,4 +1,4 @@
-"""Anna (Cadogan; RULES.md section 5). Two packs.
+"""Anna (Cadogan; docs/rules.md section 5). Two packs.
 
 Rules in brief. The eight knaves are the foundations: whenever a knave turns up, in laying out the
 helps or from the pack, it goes to the foundations at once. Each foundation builds down in suit,
@@ -8,9 +8,18 @@ cards and the game is won with 96 cards on them. The helps are 8 packets laid ou
 top card is available. Marriages on the helps are ascending in suit (a card goes on the top card
 of its suit one rank lower), nothing is ever put on a queen, and help tops may be married onto
 other helps. The player turns the pack one card at a time onto the talon; the talon's top card may
-go to a foundation, be married onto a help, or fill an empty help, and an empty help is filled
-only from the talon. When the pack is exhausted the talon may be turned over, without shuffling,
-to become the pack: twice.
+go to a foundation, be married onto a help, or fill an empty help. When the pack is exhausted the
+talon may be turned over, without shuffling, to become the pack: twice.
+
+Option ``refill`` says how an empty help is filled:
+
+- ``"free"`` (default, Cadogan: "refilling the vacancies from the pack or talon"): by the
+  talon's top card, when the player chooses; "from the pack" is turning the card and then
+  placing it.
+- ``"pack"`` (Dick's stricter rule, "fill vacancies always from the pack"): at once, with the
+  next card of the pack, unseen, as an automatic step; a knave drawn so goes to the foundations
+  and the next card fills the help. While the pack is out an empty help waits (the talon may not
+  fill it), and a re-deal fills every waiting help at once from the new pack, help 0 first.
 
 Action table (75 ids, fixed). The table puts the moves that change no count (turning a card,
 re-dealing) before the help-to-help marriages, so the greedy policy's lowest-id tie-break turns
@@ -41,19 +50,18 @@ Observation segments (``layout.describe()``):
   never their order.
 - ``depth`` (52, 2): for a copy in a help, the cards lying on it / 12 (0: the available top).
 - ``foundation`` (8,): cards on each foundation / 12.
-- ``pack_size``, ``talon_size`` (1 each): cards / 104; ``redeals_left`` (1,): re-deals left / 2.
+- ``pack_size``, ``talon_size`` (1 each): cards / 104; ``redeals_left`` (1,): re-deals left / 2;
+  ``refill_pack`` (1,): 1 under ``refill="pack"``.
 
-Choices where RULES.md is silent or needs reading (documented, tested):
+Choices where docs/rules.md is silent or needs reading (documented, tested):
 
-- **Vacancies are not refilled automatically.** Cadogan, after the helps are laid out, plays
-  cards to the foundations "refilling the vacancies from the pack or talon". RULES.md is the
-  authority and says an empty help is filled only from the talon, with no exception for the
-  start; the card the player turns from the pack lies on the talon, from where it may go into
-  the vacancy at once, so "from the pack" is the turn followed by the fill. The player keeps the
-  choice of which card fills a vacancy and when, which is also how PySolFC-style "fill from the
-  waste" reads.
+- **Under ``refill="free"`` vacancies are not refilled automatically.** The card the player
+  turns from the pack lies on the talon, from where it may go into the vacancy at once, so
+  "from the pack" is the turn followed by the fill, with no exception for the start. The player
+  keeps the choice of which card fills a vacancy and when, which is also how PySolFC-style "fill
+  from the waste" reads.
 - Turning a knave from the pack is one action: the knave goes to the foundations and no further
-  card is turned (RULES.md: "one card at a time").
+  card is turned (docs/rules.md: "one card at a time").
 - Help-to-help moves are single cards; a help's cards are always one suit in ascending sequence,
   so every help card is shown (a player can read the packet from its base and top).
 - The re-deal is legal only when the pack is exhausted and the talon holds cards.
@@ -125,7 +133,7 @@ def marries(base: int, c: int) -> bool:
 
 
 class Anna(Game):
-    """Anna on the rules of RULES.md section 5 (see the module docstring for the table)."""
+    """Anna on the rules of docs/rules.md section 5 (see the module docstring for the table)."""
 
     name = "Anna"
     n_packs = 2
@@ -133,11 +141,20 @@ class Anna(Game):
     # Three passes of at most 96 turns, 88 foundation moves and the marriages between: a sensible
     # game stays well under this; it stops endless help-to-help back-and-forth.
     default_max_steps = 1000
-    OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
+    OPTIONS: ClassVar[dict[str, Option[Any]]] = {
+        "refill": Option(
+            "free",
+            "how an empty help is filled: 'free', by the talon's top card when the player chooses "
+            "(Cadogan); 'pack', at once by the pack's next card, unseen, waiting while the pack is "
+            "out (Dick's stricter rule)",
+            ("free", "pack"),
+        ),
+    }
     STATE = ("helps", "pack", "talon", "foundations", "redeals")
     MOVES = _table()
 
-    def configure(self) -> None:
+    def configure(self, *, refill: str) -> None:
+        self.refill_from_pack = refill == "pack"
         self.moves = self.MOVES
         self.layout = ObsLayout(
             [
@@ -147,6 +164,7 @@ class Anna(Game):
                 ("pack_size", (1,), "cards in the pack / 104"),
                 ("talon_size", (1,), "cards in the talon / 104"),
                 ("redeals_left", (1,), "re-deals still allowed / 2"),
+                ("refill_pack", (1,), "1 when empty helps are refilled from the pack (refill='pack')"),
             ]
         )
         self._o_depth = self.layout.offset("depth")
@@ -173,6 +191,18 @@ class Anna(Game):
         f = 2 * SUIT[c]
         self.foundations[f if self.foundations[f] == 0 else f + 1] = 1
 
+    def _refill(self, j: int) -> None:
+        """Automatic step under ``refill="pack"``: the pack's next card fills empty help ``j``; a
+        knave drawn goes to the foundations and the next card is drawn. With the pack out the help
+        waits."""
+        while self.pack:
+            c = self.pack.pop()
+            if IS_KNAVE[c]:
+                self._knave_up(c)
+            else:
+                self.helps[j].append(c)
+                return
+
     def pack_order(self) -> list[int]:
         """The pack as a list, first card to be turned first."""
         return self.pack[::-1]
@@ -192,8 +222,12 @@ class Anna(Game):
         return -1
 
     def _to_help(self, c: int, j: int) -> bool:
+        """May the talon's top card ``c`` go on help ``j``? A marriage, or filling an empty help;
+        under ``refill="pack"`` an empty help takes only the pack's cards, so it waits."""
         help_ = self.helps[j]
-        return not help_ or marries(help_[-1], c)
+        if not help_:
+            return not self.refill_from_pack
+        return marries(help_[-1], c)
 
     def is_legal(self, action: int) -> bool:
         move = self.moves[action]
@@ -227,10 +261,8 @@ class Anna(Game):
         if self.talon:
             t = self.talon[-1]
             mask[_TALON_F] = t in need
-            fits = _H_FITS
             for j in range(N_HELPS):
-                b = tops[j]
-                mask[_TALON_H0 + j] = b < 0 or (fits[b][t] and not IS_QUEEN[b])
+                mask[_TALON_H0 + j] = self._to_help(t, j)
         a = _HELP_H0
         for i in range(N_HELPS):
             c = tops[i]
@@ -242,7 +274,7 @@ class Anna(Game):
                 if j == i:
                     continue
                 b = tops[j]
-                mask[a] = b >= 0 and _H_FITS[b][c] and not IS_QUEEN[b]
+                mask[a] = b >= 0 and marries(b, c)
                 a += 1
         return mask
 
@@ -258,17 +290,24 @@ class Anna(Game):
             self.pack = self.talon[::-1]  # the talon turned over: its first card is turned first
             self.talon = []
             self.redeals += 1
+            if self.refill_from_pack:  # the waiting helps, in order, from the new pack
+                for j, help_ in enumerate(self.helps):
+                    if not help_:
+                        self._refill(j)
         elif kind == "talon_f":
             self.foundations[self.foundation_for(self.talon[-1])] += 1
             self.talon.pop()
-        elif kind == "help_f":
-            help_ = self.helps[move.src]
-            self.foundations[self.foundation_for(help_[-1])] += 1
-            help_.pop()
         elif kind == "talon_h":
             self.helps[move.dst].append(self.talon.pop())
-        else:
-            self.helps[move.dst].append(self.helps[move.src].pop())
+        else:  # help -> foundation or help -> help: the only moves that can empty a help
+            help_ = self.helps[move.src]
+            c = help_.pop()
+            if kind == "help_f":
+                self.foundations[self.foundation_for(c)] += 1
+            else:
+                self.helps[move.dst].append(c)
+            if not help_ and self.refill_from_pack:
+                self._refill(move.src)
 
     # ---- reading the state --------------------------------------------------------------------
 
@@ -333,6 +372,7 @@ class Anna(Game):
         out[o] = len(self.pack) / N_CARDS
         out[o + 1] = len(talon) / N_CARDS
         out[o + 2] = (N_REDEALS - self.redeals) / N_REDEALS
+        out[o + 3] = 1.0 if self.refill_from_pack else 0.0
 
     def extra_info(self) -> dict[str, Any]:
         return {"redeals_left": N_REDEALS - self.redeals}
@@ -345,6 +385,11 @@ class Anna(Game):
         marriage from the talon (+0.5) beats turning (0); filling an empty help from the talon
         (+0.5 - 0.3) too; emptying a help by a marriage scores +0.3; a marriage that only swaps
         two tops scores 0 and loses the tie to turning, which has the lower id.
+
+        Under ``refill="pack"`` a help emptied is filled at once from the pack, and the clone the
+        lookahead scores has drawn those cards: the score still cannot tell what they were. The
+        refill adds one held card whatever it is (knaves drawn on the way are left out), and
+        whether the help is filled at all is public: every knave not yet up is in the pack.
         """
         held = sum(len(h) for h in self.helps)
         empty = sum(1 for h in self.helps if not h)
@@ -357,8 +402,10 @@ class Anna(Game):
             return NAME[FOUNDATION_TOP[f >> 1][n]] if n else "--" + SUITS[f >> 1]
 
         talon = " ".join(NAME[c] for c in self.talon[-3:]) if self.talon else "(empty)"
+        refill = "  refill from the pack" if self.refill_from_pack else ""
+        left = N_REDEALS - self.redeals
         lines = [
-            f"Anna  re-deals left {N_REDEALS - self.redeals}  on foundations: {self.foundation_cards}",
+            f"Anna{refill}  re-deals left {left}  on foundations: {self.foundation_cards}",
             "foundations: " + " ".join(top(f) for f in range(N_FOUNDATIONS)),
             f"pack: {len(self.pack)} cards   talon ({len(self.talon)}): {talon}",
         ]
