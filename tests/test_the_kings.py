@@ -1,4 +1,4 @@
-"""The Kings rule scenarios (RULES.md section 8), each from a fixed pack.
+"""The Kings rule scenarios (docs/rules.md section 8), each from a fixed pack.
 
 Rows are written from the inner end (next to the foundations) outward, so the last card named is
 the outermost, available one. Foundations 2l and 2l+1 lie on line l; rows L<l> and R<l> too.
@@ -7,6 +7,7 @@ the outermost, available one. Foundations 2l and 2l+1 lie on line l; rows L<l> a
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 import patience_gym  # noqa: F401
 from patience_gym.core.cards import NAME, RANK, parse_card
 from patience_gym.core.game import IllegalMove
-from patience_gym.games.the_kings import ROW_NAMES, TheKings, kings_deal
+from patience_gym.games.the_kings import ROW_NAMES, TheKings, kings_deal, line_foundation, play_outside_cards
 from patience_gym.testing import act, action_id, check_position, legal_moves_text
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
@@ -43,62 +44,92 @@ def kings_pack(
     """Invert the deal: a 104-card pack (the eight aces first) that deals this layout.
 
     ``outer[row]``: the row's outermost cards, inner first. ``before[row]``: cards dealt just
-    before the row's innermost card and played to its line's foundations (default: 2C and 2D on
-    line 3, so that the other 2s have a line to land on). ``inner[row]``: the row's innermost
-    cards, inner first. Every other card fills the rows' middles: at each slot, in deal order, the lowest card that does not fit the line's foundations.
-    The pack is checked by dealing it: a layout the deal cannot produce raises.
+    before one of the row's cards and played to its line's foundations, slot groups separated by
+    ``|`` (``"2C 2D"``: before its first card; ``"| 2D"``: before its second). Default: 2C and 2D
+    before L3's first card, so that the other 2s have a line to land on. ``inner[row]``: the
+    cards dealt to the row first, inner first (the deal may play some of them: the tests say
+    which). Every other card fills the rows' middles: at each slot, in deal order, the lowest
+    card that neither fits the line's foundations nor could fit them later (one above a rank
+    named on the line and not dealt yet), so that the filling never plays. The deal is followed
+    step by step with the game's own line rules, and the pack is then checked by dealing it.
     """
     before = {"L3": "2C 2D"} if before is None else before
     want = {row: cards.split() for row, cards in outer.items()}
     first = {row: cards.split() for row, cards in (inner or {}).items()}
-    plays = {row: cards.split() for row, cards in before.items()}
+    plays = {row: [group.split() for group in cards.split("|")] for row, cards in before.items()}
     pool = Counter(NAME[c] for c in range(52) for _ in range(2))
     pool.subtract(ACES)
-    for cards in [*want.values(), *plays.values(), *first.values()]:
+    named = [*want.values(), *first.values(), *(g for groups in plays.values() for g in groups)]
+    for cards in named:
         pool.subtract(cards)
     assert all(n >= 0 for n in pool.values()), f"a card is named too often: {+pool}"
-    landed = 96 - sum(len(p) for p in plays.values())
+    landed = 96 - sum(len(g) for groups in plays.values() for g in groups)
     length = row_lengths(landed)
-    heights = [1] * 8
+    rows: list[list[int]] = [[] for _ in ROW]
+    outside = [False] * 8
+    found = [[parse_card(a)] for a in ACES]
     pack = list(ACES)
     placed = dict.fromkeys(ROW, 0)
+    played: list[tuple[str, str]] = []  # (row, card): outside cards the deal played
+
+    def still_to_play(line: int, now: str) -> set[int]:
+        """Ranks the foundations of ``line`` may yet rise to, ``now`` being the row dealt to:
+        those of the named cards the deal plays or may play later (``before`` cards not dealt
+        yet, and ``inner`` cards from the row's outside one on, which a rise can take)."""
+        ranks = set()
+        for name in (ROW_NAMES[line], ROW_NAMES[4 + line]):
+            later = [c for g in plays.get(name, [])[placed[name] + (name == now) :] for c in g]
+            later += first.get(name, [])[max(0, placed[name] - 1) :]
+            ranks |= {RANK[parse_card(c)] for c in later}
+        return ranks
+
     for k in range(landed):  # slot k of the deal: column k // 4, line k % 4
         column, line = divmod(k, 4)
         name = ROW_NAMES[4 * (column % 2) + line]
-        pair = heights[2 * line : 2 * line + 2]
-        for c in plays.get(name, []) if placed[name] == 0 else []:
+        groups = plays.get(name, [])
+        for c in groups[placed[name]] if placed[name] < len(groups) else []:
             pack.append(c)
-            assert RANK[parse_card(c)] - 1 in pair, f"{c} does not fit line {line}'s foundations"
-            f = 2 * line + (0 if pair[0] == RANK[parse_card(c)] - 1 else 1)
-            heights[f] += 1
-            pair = heights[2 * line : 2 * line + 2]
+            f = line_foundation(found, line, parse_card(c))
+            assert f >= 0, f"{c} does not fit line {line}'s foundations"
+            found[f].append(parse_card(c))
+            was = [r[:] for r in rows]
+            play_outside_cards(rows, outside, found, line)
+            for r, row_was in enumerate(was):
+                played.extend((ROW_NAMES[r], NAME[x]) for x in row_was[len(rows[r]) :])
+        pair = {len(found[2 * line]), len(found[2 * line + 1])}
         pos = placed[name] - (length[name] - len(want.get(name, [])))
         if pos >= 0:
             c = want[name][pos]
         elif placed[name] < len(first.get(name, [])):
             c = first[name][placed[name]]
         else:
-            fits = [c for c in sorted(+pool) if RANK[parse_card(c)] - 1 not in pair]
+            avoid = pair | still_to_play(line, name)
+            fits = [c for c in sorted(+pool) if RANK[parse_card(c)] - 1 not in avoid]
             assert fits, f"no card left that stays in row {name}"
             c = min(fits, key=lambda x: RANK[parse_card(x)])
             pool[c] -= 1
+        assert line_foundation(found, line, parse_card(c)) < 0, f"{c} would be played, not land in {name}"
         pack.append(c)
+        rows[ROW[name]].append(parse_card(c))
+        outside[ROW[name]] = True
         placed[name] += 1
     assert len(pack) == 104 and not +pool, "pack does not hold two packs"
-    rows, _ = kings_deal([parse_card(c) for c in pack])
+    dealt, _ = kings_deal([parse_card(c) for c in pack])
+    assert dealt == rows, "the deal does not follow the columns as this helper does"
     for name, cards in want.items():
         got = [NAME[c] for c in rows[ROW[name]]]
-        assert got[len(got) - len(cards) :] == cards, f"row {name} deals as {got}, not ending {cards}"
-    for name, cards in first.items():
-        got = [NAME[c] for c in rows[ROW[name]]]
-        assert got[: len(cards)] == cards, f"row {name} deals as {got}, not starting {cards}"
+        kept = [c for c in cards if (name, c) not in played]
+        assert got[len(got) - len(kept) :] == kept, f"row {name} deals as {got}, not ending {kept}"
     return pack
 
 
 def game_for(
-    outer: dict[str, str], before: dict[str, str] | None = None, inner: dict[str, str] | None = None
+    outer: dict[str, str],
+    before: dict[str, str] | None = None,
+    inner: dict[str, str] | None = None,
+    **options: str,
 ) -> TheKings:
-    game = TheKings()
+    game = TheKings(**options)
     game.new_game(deck=kings_pack(outer, before, inner))
     return game
 
@@ -111,7 +142,7 @@ def heights(game: TheKings) -> list[int]:
     return [len(f) for f in game.foundations]
 
 
-def step_text(env: gym.Env, text: str) -> tuple[float, bool, bool, dict]:
+def step_text(env: gym.Env, text: str) -> tuple[float, bool, bool, dict[str, Any]]:
     """Step the env with the legal action described as ``text``."""
     game: TheKings = getattr(env.unwrapped, "game")  # noqa: B009  (Env does not declare it)
     ids = [a for a in game.legal_actions() if game.describe(a) == text]
@@ -127,7 +158,7 @@ def test_the_eight_aces_are_taken_out_wherever_they_lie() -> None:
     pack = kings_pack({})
     assert pack[:8] == ACES
     rest = pack[8:]
-    moved = rest[:30] + ["AS", "AH"] + rest[30:60] + ["AC", "AD", "AC"] + rest[60:] + ["AD", "AS", "AH"]
+    moved = [*rest[:30], "AS", "AH", *rest[30:60], "AC", "AD", "AC", *rest[60:], "AD", "AS", "AH"]
     a, b = TheKings(), TheKings()
     a.new_game(deck=pack)
     b.new_game(deck=moved)
@@ -157,21 +188,76 @@ def test_columns_of_four_alternate_left_and_right_each_outside_the_last() -> Non
     assert heights(game) == [1, 1, 1, 1, 1, 1, 2, 2]
 
 
+def foundations(game: TheKings) -> list[list[str]]:
+    return [[NAME[c] for c in pile] for pile in game.foundations]
+
+
 def test_the_deal_plays_a_card_only_on_its_own_line_and_the_next_takes_its_place() -> None:
-    before = {"L0": "2H 3S 2D", "R0": "3C 4D", "R1": "2C 3C", "L3": "2S 2H"}
+    before = {"L0": "2H 3S 2D", "R0": "3C 4D", "R1": "2C", "L3": "2S 2H"}
     inner = {"L0": "9C", "L1": "4C", "R0": "JS", "R1": "KD"}
     game = game_for({}, before, inner)
-    f = [[NAME[c] for c in pile] for pile in game.foundations]
+    f = foundations(game)
     # both foundations at A: the 2 goes on the left one (0); 3S follows it; 2D then fits only 1
     assert f[0] == ["AC", "2H", "3S", "4D"] and f[1] == ["AD", "2D", "3C"]
-    assert f[2] == ["AH", "2C", "3C"] and f[3] == ["AS"]
+    assert f[2] == ["AH", "2C"] and f[3] == ["AS"]
     assert f[4] == ["AC"] and f[5] == ["AD"] and f[6] == ["AH", "2S"] and f[7] == ["AS", "2H"]
     assert row(game, "L0")[0] == "9C" and row(game, "R0")[0] == "JS" and row(game, "R1")[0] == "KD"
-    # 4C fitted foundation 0 (line 0) when dealt to line 1: it stays. Line 1 reached 3 later
-    # (R1's plays), but a card already in a row is not played during the deal.
+    # 4C fitted foundation 0 (line 0 at 3S) when it was dealt to line 1: it stays in L1
     assert row(game, "L1")[0] == "4C"
-    assert game.extra_info() == {"cards_on_foundations": 17, "dealt_to_foundations": 9}
-    assert game.foundation_cards == 9 and game.win_cards == 96
+    assert game.extra_info() == {"cards_on_foundations": 16, "dealt_to_foundations": 8}
+    assert game.foundation_cards == 8 and game.win_cards == 96
+
+
+def test_an_outside_card_is_played_during_the_deal_when_its_line_rises_to_fit_it() -> None:
+    # L1's first card 4C does not fit line 1 (both at A) and lands. R1's first slot then deals 2C
+    # and 3C, which are played on foundation 2: 4C, still L1's outside card (column 2 has not
+    # reached L1), now fits and is played too. Its place is not refilled: L1 starts with 9C,
+    # the card of column 2, and is one card shorter than L0 and L2.
+    game = game_for({}, {"R1": "2C 3C", "L3": "2S 2H"}, {"L1": "4C 9C"})
+    assert foundations(game)[2] == ["AH", "2C", "3C", "4C"]
+    assert row(game, "L1")[0] == "9C" and "4C" not in row(game, "L1")
+    assert [len(r) for r in game.rows] == [12, 11, 12, 12, 11, 11, 11, 11]
+    assert game.extra_info()["dealt_to_foundations"] == 5  # 2S 2H 2C 3C, and 4C
+
+
+def test_outside_cards_cascade_before_the_next_card_is_turned_the_left_row_first() -> None:
+    before = {"L0": "| 2C 5C", "L1": "| 2D", "L3": "2S 2H"}
+    inner = {"L0": "3H 9D", "R0": "4S", "L1": "3D 9S", "R1": "3C"}
+    game = game_for({}, before, inner)
+    f = foundations(game)
+    # line 0: column 2 deals 2C onto foundation 0; L0's outside card 3H (column 0) follows it,
+    # then R0's (4S, column 1); only then is the next card turned: 5C, which fits and is played.
+    # 9D then lands in L0, whose first card it now is.
+    assert f[0] == ["AC", "2C", "3H", "4S", "5C"] and f[1] == ["AD"]
+    assert row(game, "L0")[0] == "9D" and len(row(game, "R0")) == 10
+    # line 1: after 2D both 3D (L1) and 3C (R1) fit foundation 2; the left row's card goes, and
+    # 3C, which fits neither foundation then, stays in R1
+    assert f[2] == ["AH", "2D", "3D"] and f[3] == ["AS"]
+    assert row(game, "L1")[0] == "9S" and row(game, "R1")[0] == "3C"
+
+
+def test_an_uncovered_inner_card_stays_blocked_for_the_rest_of_the_deal() -> None:
+    # L0 gets 5H (column 0) and 3S (column 2). Column 3 deals 2D then 4C in R0's slot: 2D is
+    # played, 3S (L0's outside card) follows it, and 4C, turned next, is played as well. 5H,
+    # uncovered by 3S, then fits foundation 0, but it is an inner card: it stays, and column 4
+    # covers it.
+    game = game_for({}, {"R0": "| 2D 4C", "L3": "2S 2H"}, {"L0": "5H 3S"})
+    assert foundations(game)[0] == ["AC", "2D", "3S", "4C"]
+    assert row(game, "L0")[0] == "5H" and len(row(game, "L0")) == 11
+    assert row(game, "L0")[1] != "3S"
+
+
+def test_a_card_outermost_only_because_its_outside_card_was_played_counts_as_inner() -> None:
+    # The deal's last columns: L0 ends 4H 3S (columns 20 and 22); R0's last slot (column 23)
+    # deals 2D, then QD lands. 2D is played, then L0's outside card 3S; 4H is now outermost and
+    # fits foundation 0, but it is an inner card: the deal ends with it in L0.
+    game = game_for({"L0": "4H 3S", "R0": "KC QD"}, {"R0": "| " * 11 + "2D", "L3": "2S 2H"})
+    assert foundations(game)[0] == ["AC", "2D", "3S"]
+    assert row(game, "L0")[-1] == "4H" and row(game, "R0")[-2:] == ["KC", "QD"]
+    # after the deal it is available like any outermost card
+    assert "4H row L0 -> foundation 0" in legal_moves_text(game)
+    act(game, "4H row L0 -> foundation 0")
+    assert foundations(game)[0][-1] == "4H"
 
 
 def test_a_full_line_does_not_stop_the_deal() -> None:
@@ -184,9 +270,10 @@ def test_a_full_line_does_not_stop_the_deal() -> None:
 # ---- play ----------------------------------------------------------------------------------------
 
 # After the default deal foundations 6 and 7 hold 2C and 2D; 0-5 their aces.
+# The pairs under 9H and TC are out of sequence, so that 9H may go to and fro under either option.
 MOVES_TABLE = {
-    "L0": "8S 9H",  # 9H onto TC; back onto 8S
-    "L1": "TC",
+    "L0": "KC 8S 9H",  # 9H onto TC; back onto 8S
+    "L1": "KD TC",
     "L2": "9D",
     "L3": "KS",
     "R0": "5C",
@@ -197,7 +284,8 @@ MOVES_TABLE = {
 
 
 def test_outermost_card_goes_onto_another_rows_outermost_one_rank_apart_any_suit() -> None:
-    game = game_for(MOVES_TABLE)
+    # "either": one rank apart is the whole rule (the monotone restriction is pinned below)
+    game = game_for(MOVES_TABLE, sequences="either")
     check_position(game)
     assert set(legal_moves_text(game)) == {
         "9H row L0 -> row L1",
@@ -222,6 +310,66 @@ def test_outermost_card_goes_onto_another_rows_outermost_one_rank_apart_any_suit
     assert game.state_key() == before
 
 
+# Rows ending in a rise (L0), a fall (L1), a pair out of sequence (L2) and two equal ranks (L3);
+# R0 and R1 offer a 7 and a 9 to each of them.
+SEQUENCE_TABLE = {
+    "L0": "7H 8S",
+    "L1": "9D 8C",
+    "L2": "QH 8D",
+    "L3": "8H 8C",
+    "R0": "KC 7C",
+    "R1": "KH 9S",
+}
+
+
+def onto(game: TheKings, card: str, src: str, dst: str) -> bool:
+    legal = f"{card} row {src} -> row {dst}" in legal_moves_text(game)
+    assert legal == game.is_legal(action_id(game, f"row {src} -> row {dst}"))
+    return legal
+
+
+def test_a_monotone_row_refuses_a_reversal_that_either_accepts() -> None:
+    mono, either = game_for(SEQUENCE_TABLE), game_for(SEQUENCE_TABLE, sequences="either")
+    assert mono.options == {"sequences": "monotone"}  # the default
+    check_position(mono)
+    # 7H 8S rose: monotone takes only the 9; 9D 8C fell: only the 7
+    assert onto(mono, "9S", "R1", "L0") and not onto(mono, "7C", "R0", "L0")
+    assert onto(mono, "7C", "R0", "L1") and not onto(mono, "9S", "R1", "L1")
+    # "either" lets each row turn (7 on 8 on 7, 9 on 8 on 9)
+    assert onto(either, "7C", "R0", "L0") and onto(either, "9S", "R1", "L1")
+    act(either, "7C row R0 -> row L0")
+    assert row(either, "L0")[-3:] == ["7H", "8S", "7C"]
+    # a monotone row keeps the direction of its outermost pair as it grows
+    act(mono, "7C row R0 -> row L1")  # 9D 8C 7C: still falling
+    assert row(mono, "R0")[-1] == "KC"
+    assert not mono.is_legal(action_id(mono, "row L0 -> row L1"))  # 8S onto 7C would turn it
+    check_position(mono)
+
+
+def test_a_pair_out_of_sequence_and_a_one_card_row_take_either_direction() -> None:
+    game = game_for(SEQUENCE_TABLE)
+    for dst in ("L2", "L3"):  # QH 8D; 8H 8C
+        assert onto(game, "7C", "R0", dst) and onto(game, "9S", "R1", dst)
+    # a one-card row (a card put into a lane) takes either direction too
+    game = win_game()
+    for text in WIN_MOVES[:3]:
+        act(game, text)
+    act(game, "QS row L1 -> lane L0")
+    assert row(game, "L0") == ["QS"]
+    assert onto(game, "KH", "L1", "L0") and onto(game, "JH", "R2", "L0")
+    act(game, "KH row L1 -> row L0")  # QS KH: a rise, which nothing can continue past K
+    assert not onto(game, "JH", "R2", "L0")
+    check_position(game)
+
+
+def test_the_sequences_option_is_validated() -> None:
+    with pytest.raises(ValueError, match="sequences='up' is not allowed; choose one of 'monotone', 'either'"):
+        TheKings(sequences="up")
+    env = gym.make("patience_gym/TheKings-v0", sequences="either")
+    game: TheKings = getattr(env.unwrapped, "game")  # noqa: B009
+    assert game.options == {"sequences": "either"} and not game.monotone
+
+
 def test_outermost_card_goes_to_any_foundation_one_rank_below_it() -> None:
     game = game_for({"L0": "4D 3H", "L3": "7C 2S", "R1": "6C"})
     assert heights(game) == [1, 1, 1, 1, 1, 1, 2, 2]
@@ -237,12 +385,16 @@ def test_outermost_card_goes_to_any_foundation_one_rank_below_it() -> None:
 
 
 # The winning deal: lines 0-2 play out whole during the deal (their foundations reach K), and the
-# other 24 cards (the second hearts and spades) stay in the rows, three to a row.
+# other 24 cards (the second hearts and spades) stay in the rows, three to a row. On line 0, 6D
+# lands as L0's first card (foundation 1 is at 4D) and is played from there when R0's slot deals
+# 5D; the diamonds after it are played as they are dealt.
 WIN_BEFORE = {
-    "L0": " ".join(ranks("C") + ranks("D")),
+    "L0": " ".join([*ranks("C"), "2D", "3D", "4D"]),
+    "R0": " ".join(["5D", *ranks("D")[5:]]),
     "L1": " ".join(ranks("H") + ranks("S")),
     "L2": " ".join(ranks("C") + ranks("D")),
 }
+WIN_INNER = {"L0": "6D"}
 WIN_ROWS = {
     "L0": "2H 3H 4H",
     "L1": "2S KH QS",
@@ -288,7 +440,7 @@ WIN_MOVES = [
 
 
 def win_game() -> TheKings:
-    game = game_for(WIN_ROWS, WIN_BEFORE)
+    game = game_for(WIN_ROWS, WIN_BEFORE, WIN_INNER)
     assert {n: row(game, n) for n in ROW} == {n: cards.split() for n, cards in WIN_ROWS.items()}
     return game
 
@@ -333,8 +485,10 @@ def test_an_emptied_row_is_a_lane_that_takes_any_available_card_at_its_inner_end
 
 def test_a_fixed_deal_is_won_through_the_env() -> None:
     env = gym.make("patience_gym/TheKings-v0")
-    _, info = env.reset(options={"deck": kings_pack(WIN_ROWS, WIN_BEFORE)})
+    _, info = env.reset(options={"deck": kings_pack(WIN_ROWS, WIN_BEFORE, WIN_INNER)})
     assert info["cards_on_foundations"] == 80 and info["foundation_cards"] == 72
+    game: TheKings = getattr(env.unwrapped, "game")  # noqa: B009
+    assert foundations(game)[1][4:6] == ["5D", "6D"]  # 6D was played from L0 by the deal
     total = 0.0
     for i, text in enumerate(WIN_MOVES):
         reward, term, trunc, info = step_text(env, text)

@@ -1,4 +1,4 @@
-"""The Kings (Cadogan, fragment; RULES.md section 8). Two packs.
+"""The Kings (Cadogan, fragment; docs/rules.md section 8). Two packs.
 
 Description
     The eight aces are taken out (the first copy of each ace id, both copies here, in pack
@@ -10,13 +10,30 @@ Description
     ``R0..R3`` on the right (the digit is the line), each running outward from the foundations.
 
     During the deal (automatic, not actions): a card that fits one of the two foundations on its
-    own line is played there at once and the next card of the pack takes its place; no other
-    card is played during the deal (a card already lying in a row stays there even if a later
-    play makes it fit). After the deal the line restriction ends. The outermost card of each row
-    is available: it may go to any foundation one rank below it, or onto the outermost card of
-    another row if one rank higher or lower (any suit). A row emptied completely is a lane: any
-    available card may be put at its inner end (it is then that row's only, so outermost, card).
-    No re-deal; won when all 104 cards are on the foundations.
+    own line is played there at once and the next card of the pack takes its place. Only the
+    outside cards are available during the deal: the outside card of a row is its last-dealt card
+    while no newer column has covered it on that row. It too is played, at once and on its own
+    line only, whenever a foundation on its line rises so that it fits; this can cascade (a card
+    dealt, then the outside card of one row, then that of the other row on the line). Its place is
+    not refilled, and the card it uncovers is an inner card: cards of the inner columns are never
+    played during the deal, even when they lie outermost and fit. Where a card fits both
+    foundations of its line it goes to the left (lower-numbered) one.
+
+    After the deal the line restriction ends. The outermost card of each row is available: it
+    may go to any foundation one rank below it, or onto the outermost card of another row one
+    rank higher or lower (any suit), as the ``sequences`` option allows. A row emptied completely
+    is a lane: any available card may be put at its inner end (it is then that row's only, so
+    outermost, card). No re-deal; won when all 104 cards are on the foundations.
+
+Arguments
+    ``sequences="monotone"`` (default): a row built on keeps one direction, Cadogan's "regular
+    succession" of cards ascending or descending. A card may go onto a row's outermost card only
+    if it continues the row's outermost pair: one higher after a rise, one lower after a fall. A
+    row whose outermost pair is not in sequence (the deal's order, or two equal ranks), or that
+    holds one card, takes a card either way. ``sequences="either"``: a row may change direction
+    at any card (7 on 6 on 7), the first edition's reading. The option is fixed for an
+    environment, so the observation does not carry it; the outermost pair it reads is in
+    ``card_place`` and ``card_depth``.
 
 Action table (64 ids, fixed). Rows are numbered ``0-3 = L0..L3`` and ``4-7 = R0..R3``:
 
@@ -46,15 +63,19 @@ place, so the per-card encoding has a fixed size however long a row grows:
 
 Nothing is hidden in this game: every card is face up.
 
-Choices where RULES.md is silent (documented here, tested):
+Choices where the rule book (docs/rules.md) is silent (documented here, tested):
 
 - Which foundation: after the deal the line restriction is gone and every foundation takes any
   suit, so two foundations at the same height are interchangeable; "row i -> foundation" picks
   the lowest-numbered one that fits (one action instead of eight). During the deal, when both
   foundations on the line fit, the card goes to the lower-numbered (left) one.
+- Order of the deal's plays: "at once" is taken literally, so the outside cards a rise makes
+  fit are played before the next card of the pack is turned, the left row's before the right
+  row's (which matters only when a single foundation fits both). While a slot waits for its card,
+  the row's card of the previous column on that side is still its outside card.
 - Lanes: the only card of a row may not move into a lane. After the deal the rows are alike, so
   the move would only swap two rows' places; allowing it would make every game with a lane
-  endless (a move always possible) and end it by the step limit rather than as lost (RULES.md:
+  endless (a move always possible) and end it by the step limit rather than as lost (the rule book:
   every allowed action changes the state). The one-by-one reversal of sequences still allows
   back-and-forth, which ``default_max_steps`` and the greedy policy's cycle guard stop.
 - Score and win count: as in the other two-pack games the eight aces set out before the deal are
@@ -72,7 +93,6 @@ import numpy as np
 
 from patience_gym.core.cards import ACE, KING, NAME, RANK, card, card_name, take_out
 from patience_gym.core.game import Game, Move, ObsLayout, Option
-from patience_gym.core.vocabulary import ANY_SUIT_EITHER
 
 N_LINES = 4
 N_ROWS = 2 * N_LINES
@@ -83,7 +103,6 @@ ROW_NAMES = tuple(f"L{line}" for line in range(N_LINES)) + tuple(f"R{line}" for 
 #: The aces taken out, in the order they are set on foundations 0..7.
 ACES = tuple(card(ACE, s) for s in range(4)) * 2
 _ROW_ROW0 = N_ROWS
-_ONTO = ANY_SUIT_EITHER.table  # _ONTO[base][card]: one rank apart, any suit
 
 _PLACES = [f"row {name}" for name in ROW_NAMES] + ["foundation"]
 _FOUNDATION = N_ROWS
@@ -106,6 +125,36 @@ def _table() -> tuple[Move, ...]:
     return tuple(moves)
 
 
+def line_foundation(foundations: list[list[int]], line: int, c: int) -> int:
+    """The foundation on ``line`` that ``c`` fits during the deal (the left one first), or -1."""
+    need = RANK[c] - 1
+    for f in (2 * line, 2 * line + 1):
+        if len(foundations[f]) == need:
+            return f
+    return -1
+
+
+def play_outside_cards(
+    rows: list[list[int]], outside: list[bool], foundations: list[list[int]], line: int
+) -> None:
+    """After a foundation on ``line`` rose during the deal: play the line's outside cards that fit.
+
+    ``outside[r]`` says whether row ``r``'s last card is still its outside card. Each play can make
+    the other row's outside card fit, hence the loop; a played card's row has no outside card
+    until the next column covers it (the card it uncovers is an inner one, blocked).
+    """
+    played = True
+    while played:
+        played = False
+        for r in (line, N_LINES + line):  # the left row first
+            if outside[r]:
+                f = line_foundation(foundations, line, rows[r][-1])
+                if f >= 0:
+                    foundations[f].append(rows[r].pop())
+                    outside[r] = False
+                    played = True
+
+
 def kings_deal(pack: list[int]) -> tuple[list[list[int]], list[list[int]]]:
     """The automatic deal: ``(rows, foundations)`` from a 104-card pack (first card dealt first).
 
@@ -115,28 +164,28 @@ def kings_deal(pack: list[int]) -> tuple[list[list[int]], list[list[int]]]:
     rest = list(pack)
     foundations = [[a] for a in take_out(rest, ACES)]
     rows: list[list[int]] = [[] for _ in range(N_ROWS)]
+    outside = [False] * N_ROWS
     k, n, column = 0, len(rest), 0
     while k < n:
         side = column % 2
         for line in range(N_LINES):
+            r = N_LINES * side + line
             while k < n:
                 c = rest[k]
                 k += 1
-                need = RANK[c] - 1
-                left, right = foundations[2 * line], foundations[2 * line + 1]
-                if len(left) == need:
-                    left.append(c)
-                elif len(right) == need:
-                    right.append(c)
-                else:
-                    rows[N_LINES * side + line].append(c)
+                f = line_foundation(foundations, line, c)
+                if f < 0:
+                    rows[r].append(c)  # covers the row's previous card: now an inner one
+                    outside[r] = True
                     break
+                foundations[f].append(c)
+                play_outside_cards(rows, outside, foundations, line)
         column += 1
     return rows, foundations
 
 
 class TheKings(Game):
-    """The Kings on the rules of RULES.md section 8 (see the module docstring for the table)."""
+    """The Kings on the rules of docs/rules.md section 8 (see the module docstring for the table)."""
 
     name = "The Kings"
     n_packs = 2
@@ -144,11 +193,19 @@ class TheKings(Game):
     # 96 foundation moves plus the row-to-row moves a sensible game needs (reversing a sequence
     # costs one move per card) stay well under this; aimless back-and-forth does not.
     default_max_steps = 1000
-    OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
+    OPTIONS: ClassVar[dict[str, Option[Any]]] = {
+        "sequences": Option(
+            "monotone",
+            "monotone: a row built on keeps the direction of its outermost pair; "
+            "either: it may turn at any card",
+            ("monotone", "either"),
+        ),
+    }
     STATE = ("rows", "foundations")
     MOVES = _table()
 
-    def configure(self, **options: Any) -> None:  # The Kings has no options
+    def configure(self, *, sequences: str) -> None:
+        self.monotone = sequences == "monotone"
         self.moves = self.MOVES
         self.layout = ObsLayout(
             [
@@ -185,6 +242,20 @@ class TheKings(Game):
                 return f
         return -1
 
+    def ranks_taken(self, row: list[int]) -> tuple[int, ...]:
+        """The ranks that may go onto the outermost card of the non-empty ``row``.
+
+        One apart, any suit; under ``monotone`` only the one that continues the outermost pair
+        when that pair is in sequence (a single card, or a pair out of sequence, takes either).
+        A rank past K or below 2 names no card in a row, so it needs no guard.
+        """
+        top = RANK[row[-1]]
+        if self.monotone and len(row) > 1:
+            step = top - RANK[row[-2]]
+            if step in (1, -1):
+                return (top + step,)
+        return (top - 1, top + 1)
+
     def is_legal(self, action: int) -> bool:
         move = self.moves[action]
         src = self.rows[move.src]
@@ -194,22 +265,25 @@ class TheKings(Game):
         if move.kind == "found":
             return self._foundation_for(c) >= 0
         dst = self.rows[move.dst]
-        return len(src) > 1 if not dst else _ONTO[dst[-1]][c]
+        # a row's only card never moves into a lane: that would only swap two rows' places
+        return len(src) > 1 if not dst else RANK[c] in self.ranks_taken(dst)
 
     def legal_mask(self) -> np.ndarray:
         """The same rules as :meth:`is_legal`, from the eight outermost cards at once."""
         mask = np.zeros(len(self.moves), dtype=bool)
-        outer = [r[-1] if r else -1 for r in self.rows]
+        rows = self.rows
+        taken = [self.ranks_taken(r) if r else () for r in rows]
         heights = {len(f) for f in self.foundations}
-        for i, c in enumerate(outer):
-            if c < 0:
+        for i, row in enumerate(rows):
+            if not row:
                 continue
-            mask[i] = RANK[c] - 1 in heights
+            rank = RANK[row[-1]]
+            mask[i] = rank - 1 in heights
             base = _ROW_ROW0 + (N_ROWS - 1) * i
-            several = len(self.rows[i]) > 1  # a row's only card never moves into a lane
-            for j, t in enumerate(outer):
+            several = len(row) > 1
+            for j, dst in enumerate(rows):
                 if j != i:
-                    mask[base + (j if j < i else j - 1)] = several if t < 0 else _ONTO[t][c]
+                    mask[base + (j if j < i else j - 1)] = rank in taken[j] if dst else several
         return mask
 
     def _apply(self, move: Move) -> None:
@@ -266,7 +340,7 @@ class TheKings(Game):
                 if d:
                     d_at.append(depth_o + slot)
                     d_val.append(d)
-        for f, pile in enumerate(self.foundations):
+        for pile in self.foundations:
             for c in pile:
                 hot.append((2 * c + seen[c]) * _NP + _FOUNDATION)
                 seen[c] += 1
