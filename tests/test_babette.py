@@ -1,9 +1,9 @@
-"""Babette rule scenarios (RULES.md section 3), each from a fixed deal.
+"""Babette rule scenarios (docs/rules.md section 3), each from a fixed deal.
 
-The garden is drawn as rows, first-dealt row on top; column i is the i-th card of each row.
-Most scenarios use ``ORDERLY``: row k (1..13) holds the four suits' rank-k cards (for the up
-piles) and then the four suits' rank-(14-k) cards (for the down piles), so row 1 is
-``AC AD AH AS KC KD KH KS``, row 7 eight sevens, row 13 ``KC KD KH KS AC AD AH AS``.
+The garden is a grid drawn as rows, first-dealt row (row 0) on top; column i is the i-th card of
+each row. Most scenarios use ``ORDERLY``: deal k (1..13) holds the four suits' rank-k cards (for
+the up piles) and then the four suits' rank-(14-k) cards (for the down piles), so row 0 is
+``AC AD AH AS KC KD KH KS``, row 6 eight sevens, row 12 ``KC KD KH KS AC AD AH AS``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 import patience_gym  # noqa: F401
 from patience_gym.core.cards import NAME, ordered_pack
 from patience_gym.core.game import IllegalMove
-from patience_gym.games.babette import Babette
+from patience_gym.games.babette import EMPTY, Babette
 from patience_gym.testing import act, action_id, check_position, legal_moves_text
 
 SUITS = "CDHS"
@@ -41,6 +41,12 @@ def orderly_row(k: int) -> str:
 
 ORDERLY = babette_deck([orderly_row(k) for k in range(1, 14)])
 
+# Column 0 holds 2C over AC; the other cards of the two rows fit no pile until much later.
+RELEASE = babette_deck(
+    ["2C 5D 5H 5S 6D 6H 6S 7D", "AC 8D 8H 8S 9D 9H 9S TD"],
+    rest="JC 3C 9C 4C 4D 4H 4S 6C  TC 3D 3H 3S 7C 7H 7S 8C",
+)
+
 
 def game_for(deck: list[str] = ORDERLY) -> Babette:
     g = Babette()
@@ -49,103 +55,244 @@ def game_for(deck: list[str] = ORDERLY) -> Babette:
 
 
 def garden(g: Babette) -> list[list[str]]:
-    return [[NAME[c] for c in col] for col in g.garden]
+    """The grid as card names, ``..`` for an empty place."""
+    return [[".." if x == EMPTY else NAME[x] for x in row] for row in g.grid]
 
 
-def play_row(g: Babette, row: int) -> None:
-    """Play the whole top row of ``ORDERLY`` row ``row`` (all available) to the foundations."""
+def cells(text: str) -> list[str]:
+    """A grid row written as text: 8 card names or ``..``."""
+    return text.split()
+
+
+def place(r: int, c: int, pile: str) -> str:
+    return f"garden row {r} col {c} -> {pile} foundation"
+
+
+def play_row(g: Babette, r: int) -> None:
+    """Play the whole grid row ``r`` of an ``ORDERLY`` game (all available) to the foundations."""
     for i in range(8):
-        act(g, f"garden {i} -> {'up' if i < 4 else 'down'} foundation")
+        act(g, place(r, i, "up" if i < 4 else "down"))
+
+
+# ---- the table and the deal ---------------------------------------------------------------------
+
+
+def test_the_action_table_names_every_garden_place_and_both_foundations() -> None:
+    g = Babette()
+    assert g.n_actions == 2 * 13 * 8 + 2
+    for r in range(13):
+        for c in range(8):
+            for pile in ("up", "down"):
+                m = g.moves[action_id(g, place(r, c, pile))]
+                assert (m.kind, divmod(m.src, 8)) == (pile, (r, c))
+    assert [m.kind for m in g.moves[-2:]] == ["deal", "redeal"]
+
+
+def test_describe_names_the_card_its_place_and_the_foundation() -> None:
+    g = game_for()
+    assert g.describe(action_id(g, place(0, 5, "down"))) == "KD garden row 0 col 5 -> down foundation"
+    assert g.describe(action_id(g, place(3, 5, "up"))) == place(3, 5, "up"), "no card there yet"
 
 
 def test_the_first_row_is_laid_out_by_the_deal() -> None:
     g = game_for()
-    assert garden(g) == [[c] for c in orderly_row(1).split()]
+    assert garden(g) == [orderly_row(1).split()]
     assert len(g.pack) == 96
     assert g.pack_order()[:8] == [NAME.index(c) for c in orderly_row(2).split()], "the pack deals on in order"
 
 
-def test_dealing_a_row_is_one_action_covering_every_column() -> None:
+def test_dealing_a_row_is_one_action_and_the_new_row_blocks_the_one_above() -> None:
     g = game_for()
     act(g, "deal a row")
-    assert garden(g) == [[a, b] for a, b in zip(orderly_row(1).split(), orderly_row(2).split())]
-    # the row covers the one above: only the new cards are available
+    assert garden(g) == [orderly_row(1).split(), orderly_row(2).split()]
+    assert not any(g.is_available(0, c) for c in range(8)), "row 1 covers row 0"
+    assert all(g.is_available(1, c) for c in range(8))
     assert legal_moves_text(g) == ["deal a row"], "2s and queens fit no empty foundation"
+
+
+# ---- blocking: only the next row ----------------------------------------------------------------
+
+
+def test_a_card_is_released_when_the_place_below_it_is_vacated() -> None:
+    g = game_for(RELEASE)
+    act(g, "deal a row")
+    assert not g.is_legal(action_id(g, place(0, 0, "up"))), "2C is covered by AC"
+    act(g, "AC " + place(1, 0, "up"))
+    assert g.grid[1][0] == EMPTY
+    assert g.is_available(0, 0)
+    assert "2C " + place(0, 0, "up") in legal_moves_text(g)
+    check_position(g)
+
+
+def test_a_released_card_stays_available_when_later_rows_are_dealt() -> None:
+    g = game_for(RELEASE)
+    act(g, "deal a row")
+    act(g, "AC " + place(1, 0, "up"))
+    act(g, "deal a row")  # JC 3C 9C 4C 4D 4H 4S 6C into row 2
+    act(g, "deal a row")  # TC 3D 3H 3S 7C 7H 7S 8C into row 3
+    assert garden(g)[:3] == [
+        cells("2C 5D 5H 5S 6D 6H 6S 7D"),
+        cells(".. 8D 8H 8S 9D 9H 9S TD"),
+        cells("JC 3C 9C 4C 4D 4H 4S 6C"),
+    ]
+    # The place below 2C is still the vacancy: two rows further down do not block it (the
+    # first edition's reading made JC and TC cover it, as the last cards of a column pile).
+    assert g.is_available(0, 0)
+    act(g, "2C " + place(0, 0, "up"))
+    assert g.up[0] == 2
+    check_position(g)
+
+
+def test_a_column_can_hold_several_available_cards() -> None:
+    g = game_for(RELEASE)
+    act(g, "deal a row")
+    act(g, "AC " + place(1, 0, "up"))
+    act(g, "deal a row")
+    # column 0: 2C (row 0, over the vacancy) and JC (row 2, the last row) are both available
+    assert [r for r in range(3) if g.is_available(r, 0)] == [0, 2]
+    assert [r for r in range(3) if g.is_available(r, 1)] == [2], "5D and 8D stay covered"
+    obs = g.observation()
+    assert g.layout.view(obs, "available")[:3, 0].tolist() == [1.0, 0.0, 1.0]
+    # 3C lies in row 2 of column 1: play 2C from row 0, then 3C, with JC still in column 0
+    act(g, "2C " + place(0, 0, "up"))
+    act(g, "3C " + place(2, 1, "up"))
+    assert g.is_available(1, 1), "8D is released by 3C"
+    assert g.up[0] == 3 and garden(g)[2][0] == "JC"
+    check_position(g)
+
+
+def test_a_new_row_goes_below_and_never_into_a_vacancy() -> None:
+    g = game_for()
+    act(g, "AC " + place(0, 0, "up"))
+    assert garden(g)[0][0] == ".." and len(g.pack) == 96, "the vacancy stays empty"
+    act(g, "deal a row")  # the new row goes into row 1, under the vacancy too
+    assert garden(g) == [["..", *orderly_row(1).split()[1:]], orderly_row(2).split()]
+    act(g, "2C " + place(1, 0, "up"))
+    assert garden(g)[1][0] == ".."
+    act(g, "deal a row")
+    assert garden(g)[2] == orderly_row(3).split() and len(g.grid) == 3
+    assert g.is_available(1, 1) is False and g.is_available(2, 0) is True
+
+
+def test_a_short_last_row_leaves_the_cards_above_its_gaps_available() -> None:
+    g = _partly_played()
+    act(g, "re-deal the garden")
+    act(g, "deal a row")  # 12 cards in the garden: the second row holds 4
+    assert garden(g)[1] == ["KS", "KH", "KD", "KC", "..", "..", "..", ".."]
+    assert [g.is_available(0, c) for c in range(8)] == [False] * 4 + [True] * 4
+    assert g.pack == [] and not g.is_legal(action_id(g, "deal a row"))
+    check_position(g)
+
+
+# ---- foundations --------------------------------------------------------------------------------
 
 
 def test_first_ace_starts_the_up_pile_and_first_king_the_down_pile() -> None:
     g = game_for()
-    # row 1: AC AD AH AS KC KD KH KS. An ace fits only an up pile, a king only a down pile.
+    # row 0: AC AD AH AS KC KD KH KS. An ace fits only an up pile, a king only a down pile.
     moves = legal_moves_text(g)
-    assert "AC garden 0 -> up foundation" in moves and "AC garden 0 -> down foundation" not in moves
-    assert "KC garden 4 -> down foundation" in moves and "KC garden 4 -> up foundation" not in moves
-    act(g, "AC garden 0 -> up foundation")
-    act(g, "KC garden 4 -> down foundation")
+    assert "AC " + place(0, 0, "up") in moves and "AC " + place(0, 0, "down") not in moves
+    assert "KC " + place(0, 4, "down") in moves and "KC " + place(0, 4, "up") not in moves
+    act(g, "AC " + place(0, 0, "up"))
+    act(g, "KC " + place(0, 4, "down"))
     assert g.up == [1, 0, 0, 0] and g.down == [1, 0, 0, 0]
     check_position(g)
 
 
 def test_the_second_ace_and_king_are_ordinary_cards() -> None:
-    # row 1: AC KC, then row 2 puts the second AC and KC on columns 0 and 1 once they are empty
+    # row 0: AC KC, then row 1 puts the second AC and KC below them once they are played
     deck = babette_deck(["AC KC 5D 5D 5H 5H 5S 5S", "AC KC 6D 6D 6H 6H 6S 6S"])
     g = game_for(deck)
-    act(g, "AC garden 0 -> up foundation")
-    act(g, "KC garden 1 -> down foundation")
+    act(g, "AC " + place(0, 0, "up"))
+    act(g, "KC " + place(0, 1, "down"))
     act(g, "deal a row")
     # the second AC fits no pile (up wants 2C, down wants QC); likewise the second KC
-    assert not g.is_legal(action_id(g, "garden 0 -> up foundation"))
-    assert not g.is_legal(action_id(g, "garden 0 -> down foundation"))
-    assert not g.is_legal(action_id(g, "garden 1 -> up foundation"))
-    assert not g.is_legal(action_id(g, "garden 1 -> down foundation"))
+    for c in (0, 1):
+        assert not g.is_legal(action_id(g, place(1, c, "up")))
+        assert not g.is_legal(action_id(g, place(1, c, "down")))
     assert legal_moves_text(g) == ["deal a row"]
+
+
+def test_an_ace_goes_on_a_king_pile_only_once_its_ascending_pile_is_started() -> None:
+    deck = babette_deck(["KC QC JC TC 9C 8C 7C 6C", "5C 4C 3C 2C AC AC 9H 9S"])
+    g = game_for(deck)
+    for c in range(8):
+        act(g, place(0, c, "down"))
+    act(g, "deal a row")
+    for c in range(4):
+        act(g, place(1, c, "down"))
+    assert g.down[0] == 12 and g.up[0] == 0, "the clubs king pile is down to 2C"
+    # the first ace of the suit starts the ascending pile: it may not go onto the king pile
+    for c in (4, 5):
+        assert g.is_legal(action_id(g, place(1, c, "up")))
+        assert not g.is_legal(action_id(g, place(1, c, "down")))
+    act(g, "AC " + place(1, 4, "up"))
+    # now the second ace ends the king pile
+    assert not g.is_legal(action_id(g, place(1, 5, "up")))
+    act(g, "AC " + place(1, 5, "down"))
+    assert g.down[0] == 13 and g.up[0] == 1
+    check_position(g)
+
+
+def test_a_king_goes_on_an_ace_pile_only_once_its_descending_pile_is_started() -> None:
+    deck = babette_deck(["AH 2H 3H 4H 5H 6H 7H 8H", "9H TH JH QH KH KH 9C 9S"])
+    g = game_for(deck)
+    for c in range(8):
+        act(g, place(0, c, "up"))
+    act(g, "deal a row")
+    for c in range(4):
+        act(g, place(1, c, "up"))
+    assert g.up[2] == 12 and g.down[2] == 0
+    for c in (4, 5):
+        assert g.is_legal(action_id(g, place(1, c, "down")))
+        assert not g.is_legal(action_id(g, place(1, c, "up")))
+    act(g, "KH " + place(1, 4, "down"))
+    assert not g.is_legal(action_id(g, place(1, 5, "down")))
+    act(g, "KH " + place(1, 5, "up"))
+    assert g.up[2] == 13 and g.down[2] == 1
+    check_position(g)
 
 
 def test_foundations_follow_suit_and_sequence() -> None:
     g = game_for()
-    play_row(g, 1)
+    play_row(g, 0)
     act(g, "deal a row")  # 2C 2D 2H 2S QC QD QH QS
-    act(g, "2H garden 2 -> up foundation")
+    act(g, "2H " + place(1, 2, "up"))
     with pytest.raises(IllegalMove):
-        g.apply(action_id(g, "garden 2 -> up foundation"))  # column 2 is empty now
+        g.apply(action_id(g, place(1, 2, "up")))  # the place is empty now
     assert g.up == [1, 1, 2, 1]
-    act(g, "QS garden 7 -> down foundation")
+    act(g, "QS " + place(1, 7, "down"))
     assert g.down == [1, 1, 1, 2]
     # 2C cannot go down (the clubs down pile wants QC) and QC cannot go up
-    assert not g.is_legal(action_id(g, "garden 0 -> down foundation"))
-    assert not g.is_legal(action_id(g, "garden 4 -> up foundation"))
+    assert not g.is_legal(action_id(g, place(1, 0, "down")))
+    assert not g.is_legal(action_id(g, place(1, 4, "up")))
 
 
 def test_a_card_that_fits_both_piles_goes_where_the_player_chooses() -> None:
     g = game_for()
-    for row in range(1, 7):
-        play_row(g, row)
+    for r in range(6):
+        play_row(g, r)
         act(g, "deal a row")
-    # row 7: eight sevens; up piles are at 6, down piles at 8: every seven fits both
+    # row 6: eight sevens; up piles are at 6, down piles at 8: every seven fits both
     assert g.up == [6] * 4 and g.down == [6] * 4
     moves = legal_moves_text(g)
     for i, c in enumerate(orderly_row(7).split()):
-        assert f"{c} garden {i} -> up foundation" in moves
-        assert f"{c} garden {i} -> down foundation" in moves
-    act(g, "7C garden 0 -> down foundation")
+        assert f"{c} {place(6, i, 'up')}" in moves
+        assert f"{c} {place(6, i, 'down')}" in moves
+    act(g, "7C " + place(6, 0, "down"))
     assert g.down[0] == 7 and g.up[0] == 6
     # the other 7C now fits only the up pile
-    assert not g.is_legal(action_id(g, "garden 4 -> down foundation"))
-    act(g, "7C garden 4 -> up foundation")
+    assert not g.is_legal(action_id(g, place(6, 4, "down")))
+    act(g, "7C " + place(6, 4, "up"))
     check_position(g)
 
 
-def test_vacancies_are_not_refilled_and_nothing_is_built_in_the_garden() -> None:
-    assert [m.kind for m in Babette().moves] == ["up"] * 8 + ["down"] * 8 + ["deal", "redeal"]
-    g = game_for()
-    act(g, "AC garden 0 -> up foundation")
-    assert g.garden[0] == [] and len(g.pack) == 96, "the vacancy stays empty"
-    act(g, "deal a row")  # the new row puts its first card into the emptied column
-    assert garden(g)[0] == ["2C"] and garden(g)[1] == ["AD", "2D"]
-    act(g, "2C garden 0 -> up foundation")
-    assert garden(g)[0] == []
-    # taking a card out makes the one above it available
-    act(g, "deal a row")
-    assert garden(g)[1] == ["AD", "2D", "3D"]
+def test_nothing_is_built_in_the_garden() -> None:
+    kinds = {m.kind for m in Babette().moves}
+    assert kinds == {"up", "down", "deal", "redeal"}, "every card move goes to a foundation"
+
+
+# ---- pack and re-deals --------------------------------------------------------------------------
 
 
 def test_deal_only_while_the_pack_lasts_and_redeal_only_when_it_is_out() -> None:
@@ -154,34 +301,28 @@ def test_deal_only_while_the_pack_lasts_and_redeal_only_when_it_is_out() -> None
         assert not g.is_legal(action_id(g, "re-deal the garden"))
         act(g, "deal a row")
     assert g.pack == [] and not g.is_legal(action_id(g, "deal a row"))
-    assert [len(c) for c in g.garden] == [13] * 8
+    assert len(g.grid) == 13 and all(EMPTY not in row for row in g.grid)
     assert g.is_legal(action_id(g, "re-deal the garden"))
 
 
 def _partly_played() -> Babette:
-    """ORDERLY with rows 1-11 played off, row 12 dealt and its queens played, row 13 dealt.
+    """ORDERLY with rows 0-10 played off, row 11 dealt and its queens played, row 12 dealt.
 
-    garden (columns 0..7):   KC KD KH KS 2C 2D 2H 2S
-                                         AC AD AH AS
+    grid rows 11 and 12:   .. .. .. .. 2C 2D 2H 2S
+                           KC KD KH KS AC AD AH AS
     """
     g = game_for()
-    for row in range(1, 12):
-        play_row(g, row)
+    for r in range(11):
+        play_row(g, r)
         act(g, "deal a row")
     for i in range(4):
-        act(g, f"garden {i} -> up foundation")  # QC QD QH QS
+        act(g, place(11, i, "up"))  # QC QD QH QS
     act(g, "deal a row")
-    assert garden(g) == [
-        ["KC"],
-        ["KD"],
-        ["KH"],
-        ["KS"],
-        ["2C", "AC"],
-        ["2D", "AD"],
-        ["2H", "AH"],
-        ["2S", "AS"],
+    assert garden(g)[11:] == [
+        cells(".. .. .. .. 2C 2D 2H 2S"),
+        cells("KC KD KH KS AC AD AH AS"),
     ]
-    assert g.pack == []
+    assert g.pack == [] and all(x == EMPTY for row in g.grid[:11] for x in row)
     return g
 
 
@@ -191,49 +332,26 @@ def test_redeal_gathers_the_columns_in_the_rule_book_order() -> None:
     # column 0 picked up first, the next under it, and turned over: the rightmost column comes
     # first, each column from its first-dealt card
     new_pack = ["2S", "AS", "2H", "AH", "2D", "AD", "2C", "AC", "KS", "KH", "KD", "KC"]
-    dealt = [NAME[col[0]] for col in g.garden]
-    assert dealt == new_pack[:8], "the re-deal lays out the first row of the new pack"
+    assert garden(g) == [new_pack[:8]], "the re-deal lays out the first row of the new pack"
     assert [NAME[c] for c in g.pack_order()] == new_pack[8:]
     assert g.redeals == 1
-    # the last row is short: 4 cards, left to right
-    act(g, "deal a row")
-    assert [len(c) for c in g.garden] == [2, 2, 2, 2, 1, 1, 1, 1]
-    assert [NAME[col[-1]] for col in g.garden[:4]] == ["KS", "KH", "KD", "KC"]
-    assert g.pack == [] and not g.is_legal(action_id(g, "deal a row"))
     check_position(g)
 
 
-def test_gathering_skips_empty_columns_and_keeps_dealing_order() -> None:
+def test_gathering_skips_vacancies_and_keeps_dealing_order() -> None:
     g = game_for()
+    act(g, "AC " + place(0, 0, "up"))
+    act(g, "KS " + place(0, 7, "down"))
     for _ in range(12):
         act(g, "deal a row")
-    # column 7 reads KS QS JS ... 2S AS from its first-dealt card: play it all off, A up to K
-    for _ in range(13):
-        act(g, "garden 7 -> up foundation")
-    act(g, "AH garden 6 -> up foundation")
-    assert g.garden[7] == [] and len(g.garden[6]) == 12
+    # vacancies at the top of columns 0 and 7, under which 12 rows were dealt
+    assert garden(g)[0][0] == ".." and garden(g)[0][7] == ".." and len(g.grid) == 13
     act(g, "re-deal the garden")
-    order = [NAME[col[0]] for col in g.garden] + [NAME[c] for c in g.pack_order()]
-    assert order[:16] == [
-        "KH",
-        "QH",
-        "JH",
-        "TH",
-        "9H",
-        "8H",
-        "7H",
-        "6H",
-        "5H",
-        "4H",
-        "3H",
-        "2H",
-        "KD",
-        "QD",
-        "JD",
-        "TD",
-    ]
-    assert order[-3:] == ["JC", "QC", "KC"], "column 0 (AC .. KC) comes last, its last-dealt card at the end"
-    assert len(order) == 104 - 14
+    order = [NAME[c] for c in g.grid[0]] + [NAME[c] for c in g.pack_order()]
+    # column 7 first, from its first-dealt card (QS, row 1) to its last (AS, row 12)
+    assert order[:13] == ["QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "AS", "KH"]
+    assert order[-12:] == ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC"]
+    assert len(order) == 104 - 2
 
 
 def test_two_redeals_and_no_more() -> None:
@@ -249,38 +367,63 @@ def test_two_redeals_and_no_more() -> None:
     assert g.extra_info() == {"redeals_left": 0}
 
 
+# ---- what the player sees -----------------------------------------------------------------------
+
+
 def test_the_pack_stays_hidden() -> None:
     # two decks that differ only in cards still in the pack give the same observation
     a = babette_deck([orderly_row(1)], rest="5C 9H")
     b = babette_deck([orderly_row(1)], rest="9H 5C")
     ga, gb = game_for(a), game_for(b)
     assert np.array_equal(ga.observation(), gb.observation())
+    assert ga.heuristic() == gb.heuristic()
     act(ga, "deal a row")
     act(gb, "deal a row")
     assert not np.array_equal(ga.observation(), gb.observation()), "dealt cards are seen"
 
 
-def test_observation_shows_garden_depth_and_foundations() -> None:
+def test_observation_shows_each_card_in_its_place_and_what_is_available() -> None:
     g = game_for()
-    act(g, "AC garden 0 -> up foundation")
+    act(g, "AC " + place(0, 0, "up"))
     act(g, "deal a row")
     obs = g.observation()
-    place = g.layout.view(obs, "card_place")
-    depth = g.layout.view(obs, "depth")
-    ad = NAME.index("AD")
-    assert place[ad, 0, 1] == 1 and depth[ad, 0] == pytest.approx(1 / 12)  # AD under 2D
-    assert place[NAME.index("AC"), 0, 8] == 1  # on an up foundation
-    assert place[NAME.index("AC"), 1, 10] == 1  # the other AC: in the pack
+    grid = g.layout.view(obs, "garden")
+    assert grid[0, 1, NAME.index("AD")] == 1 and grid[0, 1].sum() == 1
+    assert grid[1, 0, NAME.index("2C")] == 1
+    assert grid[0, 0].sum() == 0, "the vacancy holds no card"
+    assert grid[2:].sum() == 0, "no row dealt there yet"
+    avail = g.layout.view(obs, "available")
+    assert avail[0].tolist() == [0.0] * 8 and avail[1].tolist() == [1.0] * 8
+    assert g.layout.view(obs, "rows_dealt")[0] == pytest.approx(2 / 13)
     assert g.layout.view(obs, "foundation")[0] == pytest.approx(1 / 13)
+    unseen = g.layout.view(obs, "unseen")
+    assert unseen[NAME.index("AC")] == pytest.approx(0.5), "one AC on a pile, the other in the pack"
+    assert unseen[NAME.index("2C")] == pytest.approx(0.5) and unseen[NAME.index("7H")] == 1.0
     assert g.layout.view(obs, "pack_size")[0] == pytest.approx(88 / 104)
+    assert g.layout.view(obs, "redeals_left")[0] == 1.0
+
+
+def test_the_heuristic_never_prefers_a_deal_to_a_foundation_move() -> None:
+    # The greedy baseline scores a deal after looking at the dealt row: that row must not sway it.
+    g = game_for()
+    dealt = g.clone()
+    dealt.apply(action_id(g, "deal a row"))
+    for a in g.legal_actions():
+        if g.moves[a].kind in ("up", "down"):
+            played = g.clone()
+            played.apply(a)
+            assert played.heuristic() > dealt.heuristic()
+
+
+# ---- whole games --------------------------------------------------------------------------------
 
 
 def _win_moves() -> list[str]:
     """Moves that win ORDERLY's mirror deal: deal everything, re-deal, then play row by row."""
     moves = ["deal a row"] * 12 + ["re-deal the garden"]
-    for row in range(1, 14):
-        moves += [f"garden {i} -> {'up' if i < 4 else 'down'} foundation" for i in range(8)]
-        if row < 13:
+    for r in range(13):
+        moves += [place(r, i, "up" if i < 4 else "down") for i in range(8)]
+        if r < 12:
             moves.append("deal a row")
     return moves
 
@@ -291,7 +434,7 @@ def test_a_fixed_deal_and_move_list_win_through_a_redeal() -> None:
     deck = [ORDERLY[(7 - i) * 13 + r] for r in range(13) for i in range(8)]
     env = gym.make("patience_gym/Babette-v0")
     _, info = env.reset(options={"deck": deck})
-    game = env.unwrapped.game
+    game: Babette = env.unwrapped.game  # type: ignore[attr-defined]
     term = False
     for text in _win_moves():
         assert not term
@@ -304,16 +447,15 @@ def test_a_fixed_deal_and_move_list_win_through_a_redeal() -> None:
 
 
 def test_a_stuck_game_ends_lost_once_pack_and_redeals_are_spent() -> None:
-    # Always take the lowest legal id (plays before dealing): on this deal the game sticks.
+    # Always take the highest legal id (deal before playing): on this deal the game sticks.
     env = gym.make("patience_gym/Babette-v0")
     _, info = env.reset(seed=0)
-    game = env.unwrapped.game
+    game: Babette = env.unwrapped.game  # type: ignore[attr-defined]
     term = False
     while not term:
-        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
         assert not trunc
     assert info["won"] is False and not info["action_mask"].any()
-    assert game.pack == [] and game.redeals == 2 and any(game.garden)
-    for col in game.garden:  # no available card fits a foundation
-        if col:
-            assert not game.fits_up(col[-1]) and not game.fits_down(col[-1])
+    assert game.pack == [] and game.redeals == 2 and game.garden_cards()
+    for _, x in game.available_places():  # no available card fits a foundation
+        assert not game.fits_up(x) and not game.fits_down(x)
