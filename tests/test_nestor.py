@@ -1,4 +1,4 @@
-"""Nestor rule scenarios (RULES.md section 2), each from a fixed deal.
+"""Nestor rule scenarios (docs/rules.md section 2), each from a fixed deal.
 
 Boards list the six rows top to bottom; the last row holds the available cards.
 """
@@ -13,16 +13,17 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.core.cards import NAME, RANK, parse_card
-from patience_gym.games.nestor import Nestor, rectified_deal
-from patience_gym.testing import act, action_id, legal_moves_text
+from patience_gym.core.cards import RANK, names, parse_card
+from patience_gym.core.moves import Move
+from patience_gym.games.nestor import TABLE, Kind, Nestor, rectified_deal
+from patience_gym.testing import act, action_id, deck, legal_moves_text, rest_of_pack
 
 DATA = Path(__file__).parent / "data"
 
 
 def nestor_deck(rows: list[str], reserve: str) -> list[str]:
     """A pack dealing ``rows`` (6 rows of 8, no rank twice in a column) and then ``reserve``."""
-    pack = [c for row in rows for c in row.split()] + reserve.split()
+    pack = deck(" ".join(rows) + " " + reserve)
     assert len(pack) == 52 and len(set(pack)) == 52
     return pack
 
@@ -38,6 +39,7 @@ ROWS = [
     "2S 3S 4S 5S 6S 7S 8S 9S",
 ]
 RESERVE = "TS JS QS KS"
+RESERVE_UP = 8  # the card_place column "reserve, face up"
 
 
 def game_for(rows: list[str] = ROWS, reserve_cards: str = RESERVE, **options: object) -> Nestor:
@@ -48,9 +50,9 @@ def game_for(rows: list[str] = ROWS, reserve_cards: str = RESERVE, **options: ob
 
 def test_deal_without_conflicts_is_row_by_row() -> None:
     g = game_for()
-    assert [NAME[c] for c in g.cols[0]] == ["AC", "9C", "4D", "QD", "7H", "2S"]
-    assert [NAME[c] for c in g.cols[7]] == ["8C", "3D", "JD", "6H", "AS", "9S"]
-    assert [NAME[c] for c in g.reserve] == RESERVE.split()
+    assert names(g.cols[0]) == ["AC", "9C", "4D", "QD", "7H", "2S"]
+    assert names(g.cols[7]) == ["8C", "3D", "JD", "6H", "AS", "9S"]
+    assert names(c for c in g.reserve if c is not None) == RESERVE.split()
 
 
 def test_a_card_whose_rank_is_in_its_column_goes_to_the_bottom_of_the_pack() -> None:
@@ -58,12 +60,11 @@ def test_a_card_whose_rank_is_in_its_column_goes_to_the_bottom_of_the_pack() -> 
     # bottom of the pack and 9C, the next card, takes its place; every later card shifts by
     # one, and 5D, now last in the pack, ends as the last reserve card.
     head = ["5C", "2C", "3C", "4C", "AC", "6C", "7C", "8C", "5D", "9C", "TC", "JC", "QC", "KC", "AD", "2D"]
-    rest = [NAME[c] for c in range(52) if NAME[c] not in head]
-    cols, reserve = rectified_deal([parse_card(c) for c in head + rest])
-    assert [NAME[c] for c in cols[0][:2]] == ["5C", "9C"]
-    assert [NAME[c] for c in cols[1][:2]] == ["2C", "TC"]
-    assert [NAME[c] for c in cols[7]] == ["8C", "3D", "QD", "7H", "2S", "TS"]
-    assert [NAME[c] for c in reserve] == ["JS", "QS", "KS", "5D"]
+    cols, reserve = rectified_deal([parse_card(c) for c in head + rest_of_pack(head, 1)])
+    assert names(cols[0][:2]) == ["5C", "9C"]
+    assert names(cols[1][:2]) == ["2C", "TC"]
+    assert names(cols[7]) == ["8C", "3D", "QD", "7H", "2S", "TS"]
+    assert names(reserve) == ["JS", "QS", "KS", "5D"]
 
 
 def test_when_no_card_left_fits_the_next_card_is_placed_anyway() -> None:
@@ -73,7 +74,7 @@ def test_when_no_card_left_fits_the_next_card_is_placed_anyway() -> None:
     # keeps the pack's order.
     col7 = ["AC", "2C", "3C", "4C", "5C"]
     last5 = ["AD", "2D", "3D", "4D", "5D"]
-    others = [NAME[c] for c in range(52) if NAME[c] not in col7 + last5]
+    others = rest_of_pack(col7 + last5, 1)
     # 42 cards for columns 0-6 (six each, distinct ranks per column): ranks 6..K x 4 suits and
     # A-5 of hearts and spades: deal them so each column gets distinct ranks
     assert len(others) == 42
@@ -87,8 +88,8 @@ def test_when_no_card_left_fits_the_next_card_is_placed_anyway() -> None:
         rows.append(row)
     pack = [c for row in rows for c in row] + last5
     cols_dealt, reserve = rectified_deal([parse_card(c) for c in pack])
-    assert [NAME[c] for c in cols_dealt[7]] == col7 + ["AD"]
-    assert [NAME[c] for c in reserve] == ["2D", "3D", "4D", "5D"]
+    assert names(cols_dealt[7]) == [*col7, "AD"]
+    assert names(reserve) == ["2D", "3D", "4D", "5D"]
 
 
 def _pair_position(reserve_cards: str = "TS JS QS KS", **options: object) -> Nestor:
@@ -112,8 +113,8 @@ def test_only_available_cards_of_equal_rank_pair() -> None:
     # 7H (column 0, row 4) has rank 7 too but is covered by 2S: only 7S + 7D pair
     assert legal_moves_text(g) == ["pair 7S (column 5) + 7D (column 7)"]
     act(g, "pair 7S (column 5) + 7D (column 7)")
-    assert [NAME[c] for c in (g.cols[5][-1], g.cols[7][-1])] == ["QH", "AS"]
-    assert g.foundation_cards == 2 and [NAME[c] for c in g.discard] == ["7S", "7D"]
+    assert names((g.cols[5][-1], g.cols[7][-1])) == ["QH", "AS"]
+    assert g.foundation_cards == 2 and names(g.discard) == ["7S", "7D"]
 
 
 def test_strict_reserve_turns_only_when_no_pair_can_be_made() -> None:
@@ -133,7 +134,7 @@ def test_a_turned_reserve_card_stays_available_until_paired() -> None:
     act(g, "pair QH (column 5) + QS (reserve 2)")
     place = g.layout.view(g.observation(), "card_place")
     for name in ("KS", "JS"):  # turned earlier, never paired: still face up and available
-        assert place[parse_card(name), 8] == 1.0
+        assert place[parse_card(name), RESERVE_UP] == 1.0
     assert "pair 4S (column 2) + 4H (column 5)" in legal_moves_text(g)
 
 
@@ -151,7 +152,7 @@ def test_open_reserve_shows_all_four_and_never_turns() -> None:
     act(g, "pair 7S (column 5) + 7D (column 7)")
     assert "pair QH (column 5) + QS (reserve 2)" in legal_moves_text(g)
     place = g.layout.view(g.observation(), "card_place")
-    assert all(place[parse_card(n), 8] == 1.0 for n in ("TS", "JS", "KS"))
+    assert all(place[parse_card(n), RESERVE_UP] == 1.0 for n in ("TS", "JS", "KS"))
 
 
 def test_a_deal_with_no_move_at_all_ends_at_once() -> None:
@@ -193,3 +194,17 @@ def test_lost_game_terminates_without_a_win() -> None:
         assert env.unwrapped.describe_action(int(np.flatnonzero(info["action_mask"])[0])) == "turn up reserve"
         _, _, term, _, info = env.step(action_id(env.unwrapped.game, "turn up reserve"))
     assert term and info["won"] is False and info["foundation_cards"] == 0
+
+
+def test_the_action_table_pairs_every_two_places_then_turns() -> None:
+    g = Nestor()
+    assert len(g.moves) == 67 and TABLE.ids(Kind.PAIR) == range(66) and TABLE.first[Kind.TURN] == 66
+    assert g.moves[0].text == "column 0 + column 1" and g.moves[65].text == "reserve 2 + reserve 3"
+    assert g.moves[66].text == "turn up reserve"
+
+
+def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_pair() -> None:
+    g = game_for()
+    with pytest.raises(AssertionError):
+        g._apply(Move("pair", 0, 1))  # a string, not Kind.PAIR
+    assert g.foundation_cards == 0

@@ -1,16 +1,15 @@
-"""Nestor (Cadogan; RULES.md section 2). One pack.
+"""Nestor (Cadogan; docs/rules.md section 2). One pack.
 
-Six rows of eight cards are dealt row by row, left to right, so that no column holds two cards of
-one rank: a card whose rank is already in its column goes to the bottom of the pack and the next
-card is tried; if no card left fits, the next card is placed anyway. The last 4 cards are the
-reserve. Play takes out two available cards of equal rank together; the last card of a column is
-available, and a turned reserve card stays available until it is paired.
+Rules in brief. Six rows of eight cards are dealt so that no column holds two cards of one rank
+(a card that would repeat a rank goes to the bottom of the pack); the last 4 cards are the reserve,
+face down. Two available cards of equal rank are taken out together; the last card of a column is
+available, and so is a turned reserve card until it is paired. Won when all 52 are paired off.
 
-``reserve="strict"`` (Cadogan): a reserve card may be turned only when no pair can be made.
-``reserve="open"`` (PySolFC, solitaire.gg): all four reserve cards are face up from the start.
+Option ``reserve``: ``"strict"`` (default, Cadogan) turns up the next reserve card only when no
+pair can be made; ``"open"`` (PySolFC, solitaire.gg) has all four face up from the start.
 
-Action table (67 ids). Places 0-7 are the columns' last cards, places 8-11 the reserve cards in
-the order they are turned:
+Action table (67 ids, fixed). Places 0-7 are the columns' last cards, places 8-11 the reserve
+cards in the order they are turned:
 
 ======= ==========================================================
 id      move
@@ -18,41 +17,79 @@ id      move
 0-65    pair place p with place q (p < q, ordered p-major)
 66      turn up the next reserve card
 ======= ==========================================================
+
+Observation segments (``layout.describe()``):
+
+- ``card_place`` (52, 11): one-hot per card over column 0-7, reserve face up, paired off, reserve
+  face down (the unturned reserve is one place: which cards it holds is only the complement of
+  the rest, never their order).
+- ``depth`` (52,): for a column card, the cards lying on it / 5 (0: available).
+- ``reserve_turned`` (1,): reserve cards turned up / 4.
+
+Choices where docs/rules.md is silent (documented, tested): a deal can leave no pair at all with
+the reserve open; the game then ends at once as lost.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from enum import Enum
 from itertools import combinations
 from typing import Any, ClassVar
 
 import numpy as np
 
 from patience_gym.core.cards import NAME, RANK, card_name
-from patience_gym.core.game import Game, Move, ObsLayout, Option
+from patience_gym.core.game import Game, ObsLayout, Option
+from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.places import CardPlaces
+from patience_gym.core.vocabulary import EQUAL_RANK
 
 N_COLS, N_ROWS, N_RESERVE = 8, 6, 4
 N_PLACES = N_COLS + N_RESERVE
-_PAIRS = tuple(combinations(range(N_PLACES), 2))
-_TURN = len(_PAIRS)
+PLACE_NAMES = tuple([f"column {i}" for i in range(N_COLS)] + [f"reserve {k}" for k in range(N_RESERVE)])
 
-_PLACE_NAMES = [f"column {i}" for i in range(N_COLS)] + [f"reserve {k}" for k in range(N_RESERVE)]
+
+class Kind(Enum):
+    PAIR = "pair"
+    TURN = "turn"
+
+
+TABLE = MoveTable.build(
+    (
+        Kind.PAIR,
+        [
+            Move(Kind.PAIR, p, q, f"{PLACE_NAMES[p]} + {PLACE_NAMES[q]}")
+            for p, q in combinations(range(N_PLACES), 2)
+        ],
+    ),
+    (Kind.TURN, [Move(Kind.TURN, text="turn up reserve")]),
+)
+_TURN = TABLE.first[Kind.TURN]
+
+
+def _pair_ids() -> list[list[int]]:
+    ids = [[-1] * N_PLACES for _ in range(N_PLACES)]
+    for a in TABLE.ids(Kind.PAIR):
+        ids[TABLE[a].src][TABLE[a].dst] = a
+    return ids
+
+
+#: _PAIR_ID[p][q] (p < q): the action pairing places p and q, read off the table.
+_PAIR_ID = _pair_ids()
+
+#: The pairing rule, as a table: ``CAN_PAIR[a][b]`` when cards a and b are of equal rank (any suits).
+CAN_PAIR = EQUAL_RANK.table
+
 # Observation: where each card is (one-hot over these places).
-_WHERE = [f"column {i}" for i in range(N_COLS)] + [
-    "reserve, face up",
-    "paired off",
-    "reserve, face down (not visible)",
-]
-_RES_UP, _PAIRED, _HIDDEN = 8, 9, 10
-_NW = len(_WHERE)
+PLACES = CardPlaces(
+    [f"column {i}" for i in range(N_COLS)]
+    + ["reserve, face up", "paired off", "reserve, face down (not visible)"],
+    n_packs=1,
+)
+_RES_UP, _PAIRED, _HIDDEN = N_COLS, N_COLS + 1, N_COLS + 2
 # _DEPTHS[n]: the depth feature of the cards of an n-card column, first dealt first.
 _DEPTHS = tuple([(n - 1 - k) / 5.0 for k in range(n)] for n in range(N_ROWS + 1))
-
-
-def _table() -> tuple[Move, ...]:
-    moves = [Move("pair", p, q, text=f"{_PLACE_NAMES[p]} + {_PLACE_NAMES[q]}") for p, q in _PAIRS]
-    moves.append(Move("turn", text="turn up reserve"))
-    return tuple(moves)
 
 
 def rectified_deal(pack: list[int]) -> tuple[list[list[int]], list[int]]:
@@ -72,7 +109,7 @@ def rectified_deal(pack: list[int]) -> tuple[list[list[int]], list[int]]:
 
 
 class Nestor(Game):
-    """Nestor on the rules of RULES.md section 2 (see the module docstring for the table)."""
+    """Nestor on the rules of docs/rules.md section 2 (see the module docstring for the table)."""
 
     name = "Nestor"
     n_packs = 1
@@ -86,20 +123,22 @@ class Nestor(Game):
         ),
     }
     STATE = ("cols", "reserve", "turned", "discard")
-    MOVES = _table()
+    LAYOUT = ObsLayout(
+        [
+            ("card_place", PLACES.shape, PLACES.doc()),
+            ("depth", (52,), "for a column card: cards lying on it / 5 (0: available)"),
+            ("reserve_turned", (1,), "reserve cards turned up / 4"),
+        ]
+    )
 
     def configure(self, *, reserve: str) -> None:
         self.open_reserve = reserve == "open"
-        self.moves = self.MOVES
-        self.layout = ObsLayout(
-            [
-                ("card_place", (52, _NW), "one-hot per card: " + "; ".join(_WHERE)),
-                ("depth", (52,), "for a column card: cards lying on it / 5 (0: available)"),
-                ("reserve_turned", (1,), "reserve cards turned up / 4"),
-            ]
-        )
-        self._o_depth = self.layout.offset("depth")
-        self._o_turned = self.layout.offset("reserve_turned")
+        # Game still declares the string-kind Move; the typed table holds the same entries.
+        self.moves = TABLE.moves  # type: ignore[assignment]
+        self.layout = self.LAYOUT
+        self._o_places = self.layout.offset("card_place")
+        self._s_depth = self.layout.slice("depth")
+        self._s_turned = self.layout.slice("reserve_turned")
 
     def deal(self, pack: list[int]) -> None:
         self.cols, reserve = rectified_deal(pack)
@@ -109,7 +148,7 @@ class Nestor(Game):
 
     # ---- the rules ----------------------------------------------------------------------------
 
-    def _card_at(self, place: int) -> int | None:
+    def card_at(self, place: int) -> int | None:
         """The available card at ``place``, or ``None`` when there is none."""
         if place < N_COLS:
             col = self.cols[place]
@@ -117,43 +156,58 @@ class Nestor(Game):
         k = place - N_COLS
         return self.reserve[k] if k < self.turned else None
 
-    def _any_pair(self) -> bool:
-        seen: set[int] = set()
-        for p in range(N_PLACES):
-            c = self._card_at(p)
-            if c is not None:
-                if RANK[c] in seen:
-                    return True
-                seen.add(RANK[c])
-        return False
+    def _pairable(self, p: int, q: int) -> bool:
+        a, b = self.card_at(p), self.card_at(q)
+        return a is not None and b is not None and CAN_PAIR[a][b]
+
+    def _pairs(self) -> list[int]:
+        """The pair actions legal now: the pairing rule over every two available places."""
+        at = [(p, c) for p in range(N_PLACES) if (c := self.card_at(p)) is not None]
+        found = []
+        for i, (p, a) in enumerate(at):
+            ids, fits = _PAIR_ID[p], CAN_PAIR[a]
+            for q, b in at[i + 1 :]:
+                if fits[b]:
+                    found.append(ids[q])
+        return found
+
+    def _may_turn(self, pair_on_offer: bool) -> bool:
+        """A reserve card is left to turn, and no pair can be made."""
+        return self.turned < N_RESERVE and not pair_on_offer
 
     def is_legal(self, action: int) -> bool:
-        move = self.moves[action]
-        if move.kind == "turn":
-            return self.turned < N_RESERVE and not self._any_pair()
-        a, b = self._card_at(move.src), self._card_at(move.dst)
-        return a is not None and b is not None and RANK[a] == RANK[b]
+        move = TABLE[action]
+        match move.kind:
+            case Kind.PAIR:
+                return self._pairable(move.src, move.dst)
+            case Kind.TURN:
+                return self._may_turn(bool(self._pairs()))
+            case _:
+                assert_never(move.kind)
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(len(self.moves), dtype=bool)
-        ranks = [-1 if c is None else RANK[c] for c in map(self._card_at, range(N_PLACES))]
-        any_pair = False
-        for a, (p, q) in enumerate(_PAIRS):
-            if ranks[p] >= 0 and ranks[p] == ranks[q]:
-                mask[a] = any_pair = True
-        mask[_TURN] = self.turned < N_RESERVE and not any_pair
+        mask = np.zeros(len(TABLE), dtype=bool)
+        pairs = self._pairs()
+        for a in pairs:
+            mask[a] = True
+        mask[_TURN] = self._may_turn(bool(pairs))
         return mask
 
-    def _apply(self, move: Move) -> None:
-        if move.kind == "turn":
-            self.turned += 1
-            return
-        for place in (move.src, move.dst):
-            if place < N_COLS:
-                self.discard.append(self.cols[place].pop())
-            else:
-                self.discard.append(self.reserve[place - N_COLS])  # type: ignore[arg-type]
-                self.reserve[place - N_COLS] = None
+    def _apply(self, move: Move[Kind]) -> None:  # type: ignore[override]
+        match move.kind:
+            case Kind.PAIR:
+                for place in (move.src, move.dst):
+                    if place < N_COLS:
+                        self.discard.append(self.cols[place].pop())
+                    else:
+                        c = self.reserve[place - N_COLS]
+                        assert c is not None, "a legal pair names available cards only"
+                        self.discard.append(c)
+                        self.reserve[place - N_COLS] = None
+            case Kind.TURN:
+                self.turned += 1
+            case _:
+                assert_never(move.kind)
 
     # ---- reading the state --------------------------------------------------------------------
 
@@ -161,50 +215,43 @@ class Nestor(Game):
     def foundation_cards(self) -> int:
         return len(self.discard)
 
-    def moving_card(self, move: Move) -> int | None:
-        return None if move.kind == "turn" else self._card_at(move.src)
-
     def describe(self, action: int) -> str:
-        move = self.moves[action]
-        if move.kind == "turn":
-            return move.text
-        a, b = self._card_at(move.src), self._card_at(move.dst)
-        return f"pair {card_name(a)} ({_PLACE_NAMES[move.src]}) + {card_name(b)} ({_PLACE_NAMES[move.dst]})"
+        move = TABLE[action]
+        match move.kind:
+            case Kind.PAIR:
+                (p, q), (a, b) = (move.src, move.dst), (self.card_at(move.src), self.card_at(move.dst))
+                return f"pair {card_name(a)} ({PLACE_NAMES[p]}) + {card_name(b)} ({PLACE_NAMES[q]})"
+            case Kind.TURN:
+                return move.text
+            case _:
+                assert_never(move.kind)
 
     def observe(self, out: np.ndarray) -> None:
-        hot: list[int] = []
-        depth = self._o_depth
+        where: list[int] = []
         at: list[int] = []
         depths: list[float] = []
         for i, col in enumerate(self.cols):
-            hot += [c * _NW + i for c in col]
-            at += [depth + c for c in col]
+            where += PLACES.index(i, col)
+            at += col
             depths += _DEPTHS[len(col)]
-        out[at] = depths
-        for k, c in enumerate(self.reserve):
-            if c is not None:
-                hot.append(c * _NW + (_RES_UP if k < self.turned else _HIDDEN))
-        hot.extend(c * _NW + _PAIRED for c in self.discard)
-        out[hot] = 1.0
-        out[self._o_turned] = self.turned / N_RESERVE
+        out[self._s_depth][at] = depths
+        turned, reserve = self.turned, self.reserve
+        where += PLACES.index(_RES_UP, [c for c in reserve[:turned] if c is not None])
+        where += PLACES.index(_HIDDEN, [c for c in reserve[turned:] if c is not None])
+        where += PLACES.index(_PAIRED, self.discard)
+        PLACES.write(out, self._o_places, where)
+        out[self._s_turned] = self.turned / N_RESERVE
 
     def cards_in_play(self) -> list[int]:
         reserve = [c for c in self.reserve if c is not None]
         return [c for col in self.cols for c in col] + reserve + self.discard
-
-    def heuristic(self) -> float:
-        """Pairs made first, then how many pairs the next position offers (all visible)."""
-        ranks = [RANK[c] for c in map(self._card_at, range(N_PLACES)) if c is not None]
-        options = len(ranks) - len(set(ranks))
-        return 10.0 * len(self.discard) + options
 
     def render(self) -> str:
         lines = [f"Nestor  reserve {'open' if self.open_reserve else 'strict'}  paired: {len(self.discard)}"]
         for r in range(max((len(c) for c in self.cols), default=0)):
             lines.append(" ".join(NAME[c[r]] if r < len(c) else "  " for c in self.cols))
         res = [
-            "  " if c is None else (NAME[c] if k < self.turned else "##")
-            for k, c in enumerate(self.reserve)
+            "  " if c is None else (NAME[c] if k < self.turned else "##") for k, c in enumerate(self.reserve)
         ]
         lines.append("reserve: " + " ".join(res))
         return "\n".join(lines)
