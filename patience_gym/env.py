@@ -53,8 +53,10 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     any step on a finished game returns ``terminated=True`` with reward 0 and the state unchanged.
 
     ## Arguments
-    ``variant`` (set by the registration), ``render_mode`` (``None`` or ``"ansi"``), ``reward``,
-    ``illegal_reward``, and the variant's rule options (RULES.md), e.g. ``draw=3`` for Klondike.
+    ``variant`` (set by the registration), ``render_mode`` (``None``; ``"ansi"``: the table as
+    text; ``"rgb_array"``: an ``H x W x 3`` ``uint8`` picture of the table, the same size all
+    episode, face-down cards drawn as backs), ``reward``, ``illegal_reward``, and the variant's
+    rule options (RULES.md), e.g. ``draw=3`` for Klondike.
     An unknown option or a value outside the allowed ones raises with what is allowed.
 
     ## Info
@@ -65,7 +67,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     * v0: first release.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -77,7 +79,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     ) -> None:
         self.variant = get_variant(variant)
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode={render_mode!r} is not supported; use None or 'ansi'")
+            modes = ", ".join(repr(m) for m in self.metadata["render_modes"])
+            raise ValueError(f"render_mode={render_mode!r} is not supported; use None, {modes}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward={reward!r} is not allowed; choose one of {', '.join(REWARD_MODES)}")
         self.render_mode = render_mode
@@ -125,9 +128,15 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             reward = (self.game.foundation_cards - before) / self._to_win
         return self._obs, reward, not self._live, False, self._info(illegal=False)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
             return self.game.render()
+        if self.render_mode == "rgb_array":
+            # Imported on first use: plain stepping never loads the drawing code or Pillow.
+            from patience_gym.render.picture import picture
+            from patience_gym.render.views import table_view
+
+            return picture(table_view(self.game))
         return None
 
     # ---- masking and reading ------------------------------------------------------------------
