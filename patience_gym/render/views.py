@@ -204,7 +204,9 @@ def light_and_shade_view(g: LightAndShade) -> TableView:
 
 @view_of(Congress)
 def congress_view(g: Congress) -> TableView:
-    tops = [card(rank, f % 4) for f, rank in enumerate(g.foundations)]
+    # Each foundation as its pile of cards, or (older rules core) as the rank of its top card.
+    found: Sequence[Any] = g.foundations
+    tops = [pile[-1] if isinstance(pile, list) else card(pile, f % 4) for f, pile in enumerate(found)]
     places = foundation_row(tops, 0, 0, "foundations", ["A"] * 8)
     places.append(pack_place("pack", len(g.pack), 8.5, 0))
     places += [
