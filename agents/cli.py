@@ -6,6 +6,8 @@
     patience-gym evaluate --env Klondike-v0 --policy greedy --episodes 1000 --seed 0
     patience-gym evaluate configs/eval/klondike.yaml --set episodes=200
     patience-gym show Nestor-v0 --seed 3
+    patience-gym show Nestor-v0 --seed 3 --image table.png
+    patience-gym replay --env Klondike-v0 --policy greedy --seed 3 --out replay.html
 """
 
 from __future__ import annotations
@@ -57,7 +59,17 @@ def _cmd_show(args: argparse.Namespace) -> int:
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
     legal = np.flatnonzero(core.action_masks())
     print("legal:", "; ".join(f"{a}: {core.describe_action(int(a))}" for a in legal))
+    if args.image:
+        from agents.replay import save_table_png
+
+        print(f"picture: {save_table_png(variant.env_id, args.seed, args.image)}")
     return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from agents.replay import run
+
+    return run(args)
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
@@ -103,7 +115,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="deal a game and print the table and the legal moves")
     p.add_argument("env", help="environment id, e.g. Klondike-v0")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--image", metavar="PNG", help="also write the table as a PNG picture")
     p.set_defaults(func=_cmd_show)
+
+    p = sub.add_parser(
+        "replay",
+        help="play one episode and write it as an HTML page to step through",
+        description="Deal with reset(seed=SEED), play the policy to the end, and write one self-contained "
+        "HTML file that opens offline: buttons, arrow keys and a slider step through the game.",
+    )
+    p.add_argument("--env", required=True, help="environment id, e.g. Klondike-v0")
+    p.add_argument("--policy", default="greedy", help="random, greedy or ppo:<model.zip or run folder>")
+    p.add_argument("--seed", type=int, default=0, help="the deal: env.reset(seed=SEED) (>= 0, default 0)")
+    p.add_argument("--out", default="replay.html", help="the HTML file to write (default replay.html)")
+    p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser(
         "evaluate",

@@ -3,10 +3,12 @@
 ``patience-gym replay --env Klondike-v0 --policy greedy --seed 3 --out replay.html`` deals with
 ``reset(seed=3)`` (the same deal ``evaluate`` plays as episode 3 of seed 0), plays the policy to
 the end or the registered step limit, and writes one page that steps through the game offline.
+:func:`run` carries out the command; ``agents/cli.py`` declares its arguments.
 """
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,3 +90,27 @@ def write_replay(
     rep = record(env, policy, seed, env_kwargs)
     Path(out).write_text(rep.html(), encoding="utf-8")
     return rep
+
+
+def save_table_png(env: str, seed: int, path: str | Path) -> Path:
+    """Write the table of deal ``seed`` of ``env`` as a PNG (``patience-gym show --image``)."""
+    from PIL import Image
+
+    gym_env = gym.make(get_variant(env).env_id, render_mode="rgb_array")
+    gym_env.reset(seed=seed)
+    frame = gym_env.render()
+    gym_env.close()
+    Image.fromarray(frame).save(path)  # type: ignore[arg-type]
+    return Path(path)
+
+
+# ---- the ``patience-gym replay`` command -------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> int:
+    """``patience-gym replay``: ``args.env``, ``args.policy``, ``args.seed``, ``args.out``."""
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    rep = write_replay(args.out, args.env, args.policy, args.seed)
+    print(f"{args.out}: {rep.env_id}, {rep.policy}, seed {rep.seed}: {rep.result}")
+    return 0
