@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -212,3 +213,13 @@ def test_env_declares_rgb_array_and_refuses_unknown_modes() -> None:
     assert isinstance(gym.make("patience_gym/Nestor-v0", render_mode="ansi").unwrapped.render_mode, str)
     with pytest.raises(ValueError, match="'ansi', 'rgb_array'"):
         PatienceEnv("Nestor-v0", render_mode="rgb")
+
+
+def test_readme_shows_a_picture_of_every_variant() -> None:
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    for v in VARIANTS:
+        png = root / "docs" / "images" / f"{v.env_name}.png"
+        assert png.is_file(), f"{png} missing: run python scripts/pictures.py"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size < 100_000
+        assert f'src="docs/images/{v.env_name}.png"' in readme
