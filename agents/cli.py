@@ -3,18 +3,24 @@
 ::
 
     patience-gym list
-    patience-gym evaluate --env Klondike-v0 --policy greedy --episodes 1000 --seed 0
-    patience-gym evaluate configs/eval/klondike.yaml --set episodes=200
     patience-gym show Nestor-v0 --seed 3
     patience-gym show Nestor-v0 --seed 3 --image table.png
     patience-gym replay --env Klondike-v0 --policy greedy --seed 3 --out replay.html
+    patience-gym evaluate --env Klondike-v0 --policy greedy --episodes 1000 --seed 0
+    patience-gym evaluate configs/eval/klondike.yaml --set episodes=200
+    patience-gym train configs/ppo/nestor.yaml --set total_timesteps=100000
+
+Each subcommand is one entry of :data:`COMMANDS`: a name, a help line, a function adding its
+arguments and the function running it (returning the exit status). Errors a user can fix (a bad
+config, option, path or missing extra) print one line, ``patience-gym <command>: error: ...``,
+and exit with 2; Ctrl-C exits with 130 after one line.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +38,18 @@ class EvalConfig:
     seed: int = 0
     workers: int = 1
 
+    def __post_init__(self) -> None:
+        for key, low in (("episodes", 1), ("seed", 0), ("workers", 1)):
+            if getattr(self, key) < low:
+                raise ConfigError(f"key {key!r} must be >= {low}, got {getattr(self, key)}")
+
+
+# ---- list, show ---------------------------------------------------------------------------------
+
+
+def _args_list(p: argparse.ArgumentParser) -> None:
+    pass
+
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from patience_gym.games import VARIANTS
@@ -43,15 +61,22 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _args_show(p: argparse.ArgumentParser) -> None:
+    p.add_argument("env", help="environment id, e.g. Klondike-v0")
+    p.add_argument("--seed", type=int, default=0, help="the deal's seed (>= 0, default 0)")
+    p.add_argument("--image", metavar="PNG", help="also write the table as a PNG picture")
+
+
 def _cmd_show(args: argparse.Namespace) -> int:
     import gymnasium as gym
     import numpy as np
 
-    import patience_gym  # noqa: F401
+    import patience_gym  # noqa: F401  (registers the ids)
+    from patience_gym.env import PatienceEnv
     from patience_gym.games import get_variant
 
-    from patience_gym.env import PatienceEnv
-
+    if args.seed < 0:
+        raise ConfigError(f"--seed must be >= 0, got {args.seed}")
     variant = get_variant(args.env)
     env = gym.make(variant.env_id, render_mode="ansi")
     env.reset(seed=args.seed)
@@ -66,36 +91,49 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- replay -------------------------------------------------------------------------------------
+
+
+def _args_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--env", required=True, help="environment id, e.g. Klondike-v0")
+    p.add_argument("--policy", default="greedy", help="random, greedy or ppo:<model.zip or run folder>")
+    p.add_argument("--seed", type=int, default=0, help="the deal: env.reset(seed=SEED) (>= 0, default 0)")
+    p.add_argument("--out", default="replay.html", help="the HTML file to write (default replay.html)")
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from agents.replay import run
 
     return run(args)
 
 
+# ---- evaluate -----------------------------------------------------------------------------------
+
+
+def _args_evaluate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("config", nargs="?", help="YAML config (configs/eval/...); flags override it")
+    p.add_argument("--env", help="environment id, e.g. Klondike-v0")
+    p.add_argument("--policy", action="append", help="random, greedy or ppo:<model.zip>; repeat for several")
+    p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
+    p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
+    p.add_argument("--workers", type=int, help="processes to spread episodes over (default 1)")
+    _add_set(p, "override a config key, e.g. env_kwargs.draw=3")
+    p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from agents.evaluate import evaluate, format_table, to_json
 
     cfg = load(
-        EvalConfig,
-        args.config,
-        args.set,
-        env=args.env,
-        policies=args.policy,
-        episodes=args.episodes,
-        seed=args.seed,
-        workers=args.workers,
+        EvalConfig, args.config, args.set,
+        env=args.env, policies=args.policy, episodes=args.episodes, seed=args.seed, workers=args.workers,
     )
     if not cfg.policies:
         raise ConfigError("no policy given: use --policy (random, greedy, ppo:<model path>)")
     results = [
         evaluate(
-            cfg.env,
-            p,
-            episodes=cfg.episodes,
-            seed=cfg.seed,
-            workers=cfg.workers,
-            env_kwargs=cfg.env_kwargs,
-            progress=not args.json,
+            cfg.env, p, episodes=cfg.episodes, seed=cfg.seed, workers=cfg.workers,
+            env_kwargs=cfg.env_kwargs, progress=not args.json,
         )
         for p in cfg.policies
     ]
@@ -103,68 +141,90 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- train --------------------------------------------------------------------------------------
+
+
+def _args_train(p: argparse.ArgumentParser) -> None:
+    p.add_argument("config", help="YAML config, e.g. configs/ppo/nestor.yaml")
+    _add_set(p, "override a config key, e.g. total_timesteps=100000 or resume=<checkpoint.zip>")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the run already in output_dir (its models, checkpoints and logs)")
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from agents.extras import require
+
+    require("train", "training")  # one line naming the extra, not an ImportError
+    from agents.train import load_config, train
+
+    train(load_config(args.config, args.set), overwrite=args.overwrite)
+    return 0
+
+
+# ---- the command table --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    description: str | None = None
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("list", "list the registered environments and their options", _args_list, _cmd_list),
+    Command("show", "deal a game and print the table and the legal moves", _args_show, _cmd_show),
+    Command(
+        "evaluate", "play policies on fixed deals and report win rates", _args_evaluate, _cmd_evaluate,
+        "Episode i is dealt with reset(seed=SEED+i): every policy plays the same deals.",
+    ),
+    Command(
+        "replay", "play one episode and write it as an HTML page to step through", _args_replay,
+        _cmd_replay,
+        "Deal with reset(seed=SEED), play the policy to the end, and write one self-contained HTML "
+        "file that opens offline: buttons, arrow keys and a slider step through the game.",
+    ),
+    Command(
+        "train", "train MaskablePPO from a config (configs/ppo/...; needs the train extra)", _args_train,
+        _cmd_train,
+        "Train sb3-contrib MaskablePPO as the YAML config says. Any key may be overridden with --set "
+        "(dotted for nested keys: --set ppo.n_steps=256 --set env_kwargs.draw=3).",
+    ),
+)
+
+
+def _add_set(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="patience-gym", description="Patience (solitaire) environments: evaluate and train agents."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("list", help="list the registered environments and their options")
-    p.set_defaults(func=_cmd_list)
-
-    p = sub.add_parser("show", help="deal a game and print the table and the legal moves")
-    p.add_argument("env", help="environment id, e.g. Klondike-v0")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--image", metavar="PNG", help="also write the table as a PNG picture")
-    p.set_defaults(func=_cmd_show)
-
-    p = sub.add_parser(
-        "replay",
-        help="play one episode and write it as an HTML page to step through",
-        description="Deal with reset(seed=SEED), play the policy to the end, and write one self-contained "
-        "HTML file that opens offline: buttons, arrow keys and a slider step through the game.",
-    )
-    p.add_argument("--env", required=True, help="environment id, e.g. Klondike-v0")
-    p.add_argument("--policy", default="greedy", help="random, greedy or ppo:<model.zip or run folder>")
-    p.add_argument("--seed", type=int, default=0, help="the deal: env.reset(seed=SEED) (>= 0, default 0)")
-    p.add_argument("--out", default="replay.html", help="the HTML file to write (default replay.html)")
-    p.set_defaults(func=_cmd_replay)
-
-    p = sub.add_parser(
-        "evaluate",
-        help="play policies on fixed deals and report win rates",
-        description="Episode i is dealt with reset(seed=SEED+i): every policy plays the same deals.",
-    )
-    p.add_argument("config", nargs="?", help="YAML config (configs/eval/...); flags override it")
-    p.add_argument("--env", help="environment id, e.g. Klondike-v0")
-    p.add_argument(
-        "--policy", action="append", help="random, greedy or ppo:<model.zip>; repeat for several"
-    )
-    p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
-    p.add_argument("--seed", type=int, help="first deal's seed (default 0)")
-    p.add_argument("--workers", type=int, help="processes to spread episodes over (default 1)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config key, e.g. env_kwargs.draw=3")
-    p.add_argument("--json", action="store_true", help="print machine-readable JSON")
-    p.set_defaults(func=_cmd_evaluate)
-
-    try:  # training needs the optional extra (torch, stable-baselines3, sb3-contrib)
-        from agents.train import add_train_parser
-    except ImportError:
-        pass
-    else:
-        add_train_parser(sub)
+    for cmd in COMMANDS:
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description or cmd.help)
+        cmd.arguments(p)
+        p.set_defaults(func=cmd.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    prefix = f"patience-gym {args.command}"
     try:
         return int(args.func(args))
     except (ConfigError, ValueError, TypeError) as exc:
-        print(f"patience-gym {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:
+        path = getattr(exc, "path", None)  # agents.train.TrainingInterrupted saved the model
+        resume = f"; resume with --set resume={path}" if path else ""
+        print(f"{prefix}: interrupted{': ' + str(exc) if path else ''}{resume}", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -21,27 +21,57 @@ class ConfigError(ValueError):
     """A config file or override that does not fit its schema."""
 
 
-def read_yaml(path: str | Path) -> dict[str, Any]:
-    import yaml
+def _yaml() -> Any:
+    try:
+        import yaml
+    except ImportError:
+        raise ConfigError(
+            "reading YAML needs PyYAML: pip install pyyaml (the train and test extras include it)"
+        ) from None
+    return yaml
 
+
+def _yaml_error(where: str, exc: Exception, *, lines: bool = True) -> ConfigError:
+    """``file:line: problem`` for a YAML syntax error (PyYAML counts lines from 0)."""
+    mark, context = getattr(exc, "problem_mark", None), getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    if not lines or mark is None:
+        return ConfigError(f"{where}: malformed YAML: {problem}")
+    opened = getattr(exc, "context", None)
+    if context is not None and opened and context.line != mark.line:
+        problem += f" ({opened} opened on line {context.line + 1})"
+    return ConfigError(f"{where}:{mark.line + 1}: malformed YAML: {problem}")
+
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    yaml = _yaml()
     p = Path(path)
     if not p.is_file():
         raise ConfigError(f"config file {str(p)!r} does not exist")
-    data = yaml.safe_load(p.read_text()) or {}
+    try:
+        data = yaml.safe_load(p.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise _yaml_error(str(p), exc) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{p}: cannot be read: {exc}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{p}: the top level must be a mapping of keys to values")
     return data
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:
-    import yaml
-
     if "=" not in text:
         raise ConfigError(f"override {text!r} must look like key=value (e.g. episodes=200)")
     key, raw = text.split("=", 1)
     if not key:
         raise ConfigError(f"override {text!r} has no key")
-    return key.split("."), yaml.safe_load(raw) if raw else ""
+    if not raw:
+        return key.split("."), ""
+    yaml = _yaml()
+    try:
+        return key.split("."), yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        raise _yaml_error(f"override {text!r}", exc, lines=False) from None
 
 
 def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
@@ -111,7 +141,11 @@ def build(schema: type[C], data: dict[str, Any], where: str = "config") -> C:
             raise ConfigError(
                 f"{where}: key {name!r} must be {_type_name(hints[name])}, got {data[name]!r}"
             )
-    return schema(**data)
+    try:
+        return schema(**data)
+    except ConfigError as exc:  # a schema's own checks (__post_init__) say where too
+        msg = str(exc)
+        raise ConfigError(msg if msg.startswith(where) else f"{where}: {msg}") from None
 
 
 def load(schema: type[C], path: str | Path | None, overrides: list[str] | None = None, **flags: Any) -> C:

@@ -3,16 +3,25 @@
 Episode ``i`` of an evaluation with seed ``s`` is dealt by ``env.reset(seed=s + i)``, so every
 policy plays exactly the same deals, whatever it does; the policy's own randomness is seeded
 with the same number.
+
+::
+
+    from agents.evaluate import evaluate, format_table
+
+    greedy = evaluate("Klondike-v0", "greedy", episodes=200)            # a spec string
+    mine = evaluate("Klondike-v0", lambda env, obs: int(env.action_masks().argmax()), episodes=200)
+    print(format_table([greedy, mine]))
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
+import multiprocessing
+import pickle
+import signal
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,9 +29,39 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies import make_policy
+from agents.policies import Policy, make_policy
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
+
+
+class FunctionPolicy:
+    """A plain function ``f(env, obs) -> action`` as a policy (named after the function)."""
+
+    def __init__(self, fn: Callable[[PatienceEnv, np.ndarray], int]) -> None:
+        self.fn = fn
+        self.name: str = getattr(fn, "__qualname__", None) or type(fn).__name__
+
+    def reset(self, seed: int) -> None:
+        """A function keeps no state between episodes."""
+
+    def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        return int(self.fn(env, obs))
+
+
+#: What :func:`evaluate` accepts as a policy.
+PolicyLike = str | Policy | Callable[[PatienceEnv, np.ndarray], int]
+
+
+def as_policy(policy: PolicyLike) -> Policy:
+    """A spec string (see :func:`~agents.policies.make_policy`), an object with ``name``,
+    ``reset(seed)`` and ``__call__(env, obs)``, or a function ``f(env, obs) -> action``."""
+    if isinstance(policy, str):
+        return make_policy(policy)
+    if hasattr(policy, "reset") and isinstance(getattr(policy, "name", None), str) and callable(policy):
+        return policy  # type: ignore[return-value]
+    if callable(policy):
+        return FunctionPolicy(policy)
+    raise TypeError(f"a policy must be a spec string, a policy object or a function, got {policy!r}")
 
 
 def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -33,7 +72,10 @@ def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, floa
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 or n wins the bound is exactly 0 or 1; the subtraction leaves rounding dust (6.9e-18).
+    lo = 0.0 if wins == 0 else max(0.0, centre - half)
+    hi = 1.0 if wins == n else min(1.0, centre + half)
+    return lo, hi
 
 
 @dataclass
@@ -51,6 +93,8 @@ class Result:
     policy: str
     env_kwargs: dict[str, Any]
     seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    """The variant's rule options in effect: ``env_kwargs`` with every default filled in."""
     games: int = 0
     wins: int = 0
     mean_foundation_cards: float = 0.0
@@ -79,20 +123,20 @@ class Result:
 
 
 def play_episodes(
-    env_name: str, policy_spec: str, indices: Sequence[int], seed: int, env_kwargs: dict[str, Any]
+    env_name: str, policy: str | Policy, indices: Sequence[int], seed: int, env_kwargs: dict[str, Any]
 ) -> list[Episode]:
     """Play the episodes ``indices`` (deal ``seed + i``) in this process."""
     env = gym.make(f"patience_gym/{env_name}", **env_kwargs)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    policy = make_policy(policy_spec)
+    player = as_policy(policy)
     out = []
     for i in indices:
         obs, info = env.reset(seed=seed + i)
-        policy.reset(seed + i)
+        player.reset(seed + i)
         length, trunc = 0, False
         term = not info["action_mask"].any()  # a deal with no legal move is lost at once
         while not (term or trunc):
-            obs, _, term, trunc, info = env.step(policy(core, obs))
+            obs, _, term, trunc, info = env.step(player(core, obs))
             length += 1
         out.append(Episode(i, bool(info["won"]), int(info["foundation_cards"]), length, bool(trunc)))
     env.close()
@@ -106,42 +150,43 @@ def _chunks(n: int, size: int) -> Iterator[list[int]]:
 
 def evaluate(
     env_name: str,
-    policy: str,
+    policy: PolicyLike,
+    *,
     episodes: int = 100,
     seed: int = 0,
     workers: int = 1,
     env_kwargs: dict[str, Any] | None = None,
     progress: bool = False,
 ) -> Result:
-    """Play ``policy`` on ``episodes`` deals and summarise. ``workers > 1`` uses processes."""
+    """Play ``policy`` on ``episodes`` deals and summarise. ``workers > 1`` uses processes.
+
+    ``policy`` is a spec string (``random``, ``greedy``, ``ppo:<model>``), a policy object (``name``,
+    ``reset(seed)``, ``__call__(env, obs) -> action``) or a function ``f(env, obs) -> action``; an
+    object or function is copied to each worker, so with ``workers > 1`` it must pickle.
+    """
     variant = get_variant(env_name)
     env_kwargs = dict(env_kwargs or {})
-    make_policy(policy)  # fail fast on a bad spec, before starting workers
-    gym.make(variant.env_id, **env_kwargs).close()  # and on bad options
-    if episodes < 1:
-        raise ValueError(f"episodes must be >= 1, got {episodes}")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
-    result = Result(variant.env_name, policy, env_kwargs, seed)
+    player = as_policy(policy)  # fail fast on a bad spec, before starting workers
+    probe = gym.make(variant.env_id, **env_kwargs)  # and on bad options
+    options = dict(probe.unwrapped.game.options)  # type: ignore[attr-defined]
+    probe.close()
+    _check_counts(episodes=episodes, seed=seed, workers=workers)
+    # A spec string travels to the workers as is (each builds its own policy, PPO models load once).
+    task_policy: str | Policy = policy if isinstance(policy, str) else player
+    if workers > 1 and not isinstance(policy, str):
+        _check_picklable(player)
+    result = Result(variant.env_name, player.name, env_kwargs, seed, options=options)
     chunk = max(1, min(50, episodes // (4 * workers) or 1))
-    bar = _progress(episodes, f"{variant.env_name} {policy}", progress)
+    tasks = [(variant.env_name, task_policy, idx, seed, env_kwargs) for idx in _chunks(episodes, chunk)]
+    bar = _progress(episodes, f"{variant.env_name} {player.name}", progress)
     start = time.perf_counter()
     eps: list[Episode] = []
-    if workers == 1:
-        for idx in _chunks(episodes, chunk):
-            eps += play_episodes(variant.env_name, policy, idx, seed, env_kwargs)
-            bar(len(idx), eps)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [
-                pool.submit(play_episodes, variant.env_name, policy, idx, seed, env_kwargs)
-                for idx in _chunks(episodes, chunk)
-            ]
-            for fut in futures:
-                got = fut.result()
-                eps += got
-                bar(len(got), eps)
-    bar(0, eps, close=True)
+    try:
+        for got in _run(tasks, workers):
+            eps += got
+            bar(len(got), eps)
+    finally:
+        bar(0, eps, close=True)
     result.seconds = time.perf_counter() - start
     eps.sort(key=lambda e: e.index)
     result.episodes = eps
@@ -153,11 +198,62 @@ def evaluate(
     return result
 
 
-def _progress(total: int, desc: str, enabled: bool):  # type: ignore[no-untyped-def]
-    """A tqdm bar on stderr showing the running win rate; a no-op when disabled."""
+def _check_counts(*, episodes: int, seed: int, workers: int) -> None:
+    for name, value, low in (("episodes", episodes, 1), ("seed", seed, 0), ("workers", workers, 1)):
+        if value < low:
+            raise ValueError(f"{name} must be >= {low}, got {value}")
+
+
+def _check_picklable(policy: Policy) -> None:
+    try:
+        pickle.dumps(policy)
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        raise ValueError(
+            f"policy {policy.name!r} cannot be sent to worker processes ({exc}): "
+            "use workers=1, or a module-level function or class"
+        ) from None
+
+
+Task = tuple[str, str | Policy, list[int], int, dict[str, Any]]
+
+
+def _play_task(task: Task) -> list[Episode]:
+    return play_episodes(*task)
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches the whole process group: the parent alone handles it (and terminates the pool),
+    # so the workers neither print tracebacks nor finish their chunks first.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run(tasks: list[Task], workers: int) -> Iterator[list[Episode]]:
+    """The tasks' episodes, chunk by chunk in order, in this process or a pool of ``workers``."""
+    if workers == 1:
+        for task in tasks:
+            yield _play_task(task)
+        return
+    # Pool.__exit__ terminates the workers, so an interrupt (or an error) stops them at once.
+    with multiprocessing.Pool(workers, initializer=_ignore_sigint) as pool:
+        yield from pool.imap(_play_task, tasks)
+
+
+Progress = Callable[..., None]
+
+
+def _progress(total: int, desc: str, enabled: bool) -> Progress:
+    """A tqdm bar on stderr showing the running win rate; a no-op when disabled or without tqdm
+    (not a dependency of the core package)."""
+
+    def nothing(n: int, eps: list[Episode], close: bool = False) -> None:
+        pass
+
     if not enabled:
-        return lambda n, eps, close=False: None
-    from tqdm import tqdm
+        return nothing
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return nothing
 
     bar = tqdm(total=total, desc=desc, unit="game", leave=False, disable=None)
 
@@ -172,15 +268,22 @@ def _progress(total: int, desc: str, enabled: bool):  # type: ignore[no-untyped-
 
 
 def format_table(results: Sequence[Result]) -> str:
-    """One row per policy: games, wins, win rate with 95% Wilson interval, means, speed."""
-    head = f"{'env':<18}{'policy':<22}{'games':>7}{'wins':>7}  {'win rate [95% CI]':<26}{'cards':>7}{'length':>8}{'games/s':>9}"
+    """One row per policy: games, wins, win rate with 95% Wilson interval, means, speed, and the
+    rule options it played with. Policy names are shown in full."""
+    width = max([len("policy"), *(len(r.policy) for r in results)]) + 2
+    env_width = max([len("env"), *(len(r.env) for r in results)]) + 2
+    head = (
+        f"{'env':<{env_width}}{'policy':<{width}}{'games':>7}{'wins':>7}  {'win rate [95% CI]':<26}"
+        f"{'cards':>7}{'length':>8}{'games/s':>9}  options"
+    )
     lines = [head, "-" * len(head)]
     for r in results:
         lo, hi = r.interval
         rate = f"{100 * r.win_rate:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]"
+        options = " ".join(f"{k}={v}" for k, v in r.options.items()) or "-"
         lines.append(
-            f"{r.env:<18}{r.policy[:21]:<22}{r.games:>7}{r.wins:>7}  {rate:<26}"
-            f"{r.mean_foundation_cards:>7.1f}{r.mean_length:>8.1f}{r.games_per_second:>9.1f}"
+            f"{r.env:<{env_width}}{r.policy:<{width}}{r.games:>7}{r.wins:>7}  {rate:<26}"
+            f"{r.mean_foundation_cards:>7.1f}{r.mean_length:>8.1f}{r.games_per_second:>9.1f}  {options}"
         )
     return "\n".join(lines)
 
@@ -188,6 +291,3 @@ def format_table(results: Sequence[Result]) -> str:
 def to_json(results: Sequence[Result]) -> str:
     return json.dumps([r.summary() for r in results], indent=2)
 
-
-def default_workers() -> int:
-    return max(1, (os.cpu_count() or 1))

@@ -60,6 +60,9 @@ class PPOPolicy:
     """
 
     def __init__(self, path: str | Path) -> None:
+        from agents.extras import require
+
+        require("train", f"policy 'ppo:{path}'")  # one line naming the extra, not an ImportError
         self.path = resolve_model_path(path)
         self.name = f"ppo:{path}"
         self.model = _load(str(self.path.resolve()), self.path.stat().st_mtime)

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agents.cli import main
-from agents.evaluate import evaluate, wilson
+from agents.evaluate import evaluate, format_table, to_json, wilson
 from agents.policies import GreedyPolicy, make_policy
+from patience_gym.env import PatienceEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,7 +42,7 @@ def test_evaluate_json_reports_rates_and_means(capsys: pytest.CaptureFixture[str
     (row,) = json.loads(out)
     assert row["env"] == "Nestor-v0" and row["policy"] == "random" and row["games"] == 30
     assert 0 <= row["wins"] <= 30 and row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
-    assert 0 < row["mean_length"] and 0 <= row["mean_foundation_cards"] <= 52
+    assert row["mean_length"] > 0 and 0 <= row["mean_foundation_cards"] <= 52
 
 
 def test_episode_i_is_the_deal_of_seed_plus_i_whatever_the_policy() -> None:
@@ -74,7 +80,9 @@ def test_table_output_has_one_row_per_policy(capsys: pytest.CaptureFixture[str])
     assert [r.split()[1] for r in rows] == ["random", "greedy"]
 
 
-def test_evaluate_from_a_config_file_with_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_evaluate_from_a_config_file_with_overrides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = tmp_path / "eval.yaml"
     cfg.write_text("env: Klondike-v0\nenv_kwargs: {draw: 3}\npolicies: [greedy]\nepisodes: 50\nseed: 2\n")
     code, out, _ = run_cli(capsys, "evaluate", str(cfg), "--set", "episodes=4", "--json")
@@ -83,18 +91,23 @@ def test_evaluate_from_a_config_file_with_overrides(tmp_path: Path, capsys: pyte
     assert row["games"] == 4 and row["env_kwargs"] == {"draw": 3} and row["seed"] == 2
 
 
+NESTOR = ["--env", "Nestor-v0", "--policy", "random"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--env", "Spider-v0", "--policy", "random"], "unknown environment 'Spider-v0'; registered:"),
         (["--env", "Nestor-v0", "--policy", "smart"], "unknown policy 'smart'"),
-        (["--env", "Nestor-v0", "--policy", "random", "--episodes", "0"], "episodes must be >= 1"),
-        (["--env", "Nestor-v0", "--policy", "random", "--workers", "0"], "workers must be >= 1"),
-        (["--env", "Nestor-v0", "--policy", "random", "--set", "env_kwargs.reserv=open"], "no option 'reserv'"),
-        (["--env", "Nestor-v0", "--policy", "random", "--set", "env_kwargs.reserve=half"], "reserve='half'"),
-        (["--env", "Nestor-v0", "--policy", "random", "--set", "episods=3"], "unknown key 'episods' (did you mean 'episodes'?)"),
-        (["--env", "Nestor-v0", "--policy", "random", "--set", "episodes=many"], "key 'episodes' must be int"),
-        (["--env", "Nestor-v0", "--policy", "random", "--set", "episodes"], "must look like key=value"),
+        ([*NESTOR, "--episodes", "0"], "key 'episodes' must be >= 1"),
+        ([*NESTOR, "--workers", "0"], "key 'workers' must be >= 1"),
+        ([*NESTOR, "--seed", "-1"], "command line: key 'seed' must be >= 0, got -1"),
+        ([*NESTOR, "--set", "env_kwargs.reserv=open"], "no option 'reserv'"),
+        ([*NESTOR, "--set", "env_kwargs.reserve=half"], "reserve='half'"),
+        ([*NESTOR, "--set", "episods=3"], "unknown key 'episods' (did you mean 'episodes'?)"),
+        ([*NESTOR, "--set", "episodes=many"], "key 'episodes' must be int"),
+        ([*NESTOR, "--set", "episodes"], "must look like key=value"),
+        ([*NESTOR, "--set", "policies=[random"], "override 'policies=[random': malformed YAML: expected"),
         (["--policy", "random"], "missing required key 'env'"),
     ],
 )
@@ -104,6 +117,35 @@ def test_bad_arguments_fail_with_a_clear_message(
     code, _, err = run_cli(capsys, "evaluate", *args)
     assert code == 2
     assert message in err
+    assert err.count("\n") == 1 and err.startswith("patience-gym evaluate: error: ")
+
+
+def test_show_refuses_a_negative_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "show", "Nestor-v0", "--seed", "-2")
+    assert code == 2 and err == "patience-gym show: error: --seed must be >= 0, got -2\n"
+
+
+def test_malformed_yaml_names_the_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "eval.yaml"
+    cfg.write_text("env: Nestor-v0\npolicies: [random\nepisodes: 3\n")
+    code, _, err = run_cli(capsys, "evaluate", str(cfg))
+    assert code == 2 and err.count("\n") == 1
+    assert f"{cfg}:3: malformed YAML: expected ',' or ']'" in err and "opened on line 2" in err
+    cfg.write_text("env: Nestor-v0\n  episodes: 3\n")
+    code, _, err = run_cli(capsys, "evaluate", str(cfg))
+    assert code == 2 and f"{cfg}:2: malformed YAML: mapping values are not allowed here" in err
+
+
+def test_a_missing_extra_is_named_with_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if the train extra were not installed
+    code, _, err = run_cli(capsys, "evaluate", "--env", "Nestor-v0", "--policy", "ppo:runs/x.zip")
+    assert code == 2 and err.count("\n") == 1
+    assert "policy 'ppo:runs/x.zip' needs the 'train' extra (sb3_contrib is missing)" in err
+    assert "pip install 'patience-gym[train]'" in err
+    code, _, err = run_cli(capsys, "train", str(ROOT / "configs" / "ppo" / "tiny.yaml"))
+    assert code == 2 and err.startswith("patience-gym train: error: training needs the 'train' extra")
 
 
 def test_config_typo_in_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -143,3 +185,85 @@ def test_console_script_runs_as_a_module() -> None:
         capture_output=True, text=True, cwd=ROOT, check=True,
     )
     assert json.loads(out.stdout)[0]["games"] == 3
+
+
+def test_intervals_at_no_wins_and_all_wins_are_exactly_0_and_1() -> None:
+    for n in (3, 100, 200, 1000):  # the subtraction used to leave 5.6e-17, 3.5e-18, ...
+        assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
+    result = evaluate("LightAndShade-v0", "random", episodes=100, seed=0)
+    assert result.wins == 0
+    (row,) = json.loads(to_json([result]))
+    assert row["ci95"][0] == 0 and '"ci95": [\n      0.0,' in to_json([result])
+
+
+def first_legal(env: PatienceEnv, obs: np.ndarray) -> int:
+    """A module-level function policy (picklable, so it can run on workers)."""
+    return int(env.action_masks().argmax())
+
+
+class LongNamedGreedy(GreedyPolicy):
+    name = "greedy-with-a-long-name-the-table-used-to-cut"
+
+
+def test_evaluate_takes_policy_objects_and_functions() -> None:
+    spec = evaluate("Nestor-v0", "greedy", episodes=8, seed=3)
+    obj = evaluate("Nestor-v0", GreedyPolicy(), episodes=8, seed=3)
+    assert obj.policy == "greedy"
+    assert [(e.won, e.length) for e in obj.episodes] == [(e.won, e.length) for e in spec.episodes]
+    fn = evaluate("Nestor-v0", first_legal, episodes=8, seed=3)
+    on_two = evaluate("Nestor-v0", first_legal, episodes=8, seed=3, workers=2)
+    assert fn.policy == "first_legal" and fn.games == 8
+    assert [e.length for e in fn.episodes] == [e.length for e in on_two.episodes]
+    with pytest.raises(ValueError, match="cannot be sent to worker processes"):
+        evaluate("Nestor-v0", lambda env, obs: first_legal(env, obs), episodes=4, workers=2)
+    with pytest.raises(TypeError, match="a policy must be a spec string"):
+        evaluate("Nestor-v0", 42, episodes=1)  # type: ignore[arg-type]
+
+
+def test_table_shows_full_policy_names_and_the_options_in_effect(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    table = format_table([evaluate("Klondike-v0", LongNamedGreedy(), episodes=2, env_kwargs={"draw": 3})])
+    assert "greedy-with-a-long-name-the-table-used-to-cut " in table
+    assert table.splitlines()[0].endswith("options")
+    assert table.splitlines()[2].endswith("draw=3 passes=1 partial_moves=False")
+    code, out, _ = run_cli(capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1")
+    assert code == 0 and out.splitlines()[2].endswith("deal=dick")
+    code, out, _ = run_cli(capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1",
+                           "--json")
+    assert json.loads(out)[0]["options"] == {"deal": "dick"} and json.loads(out)[0]["env_kwargs"] == {}
+
+
+def _children(pid: int) -> list[str]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return path.read_text().split() if path.exists() else []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc to see the workers")
+def test_ctrl_c_stops_a_multi_worker_evaluation_without_a_traceback() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agents.cli", "evaluate", "--env", "Louis-v0", "--policy", "greedy",
+         "--episodes", "100000", "--workers", "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True,
+    )
+    try:
+        while len(_children(proc.pid)) < 2 and proc.poll() is None:  # wait for the workers to start
+            time.sleep(0.1)
+        time.sleep(0.5)  # let them start playing
+        os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
+        out, err = proc.communicate(timeout=60)  # 100,000 games would take hours: it stopped early
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and out == ""
+    assert err == "patience-gym evaluate: interrupted\n"
+
+
+def test_agents_modules_and_functions_stay_small() -> None:
+    for path in sorted((ROOT / "agents").rglob("*.py")):
+        source = path.read_text()
+        assert len(source.splitlines()) <= 400, path
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                assert length <= 60, f"{path.name}: {node.name} has {length} lines"

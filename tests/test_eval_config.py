@@ -10,7 +10,7 @@ import pytest
 
 from agents.cli import EvalConfig, main
 from agents.config import load
-from agents.train import HELD_OUT_SEEDS
+from agents.train_config import HELD_OUT_SEEDS
 from patience_gym.games import get_variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,10 +21,12 @@ EVAL_CONFIGS = sorted((ROOT / "configs" / "eval").glob("*.yaml"))
 def test_eval_config_is_valid_and_runs(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg = load(EvalConfig, path)
     get_variant(cfg.env)
-    assert 0 <= cfg.seed and cfg.seed + cfg.episodes <= HELD_OUT_SEEDS  # deals training never sees
+    assert cfg.seed >= 0 and cfg.seed + cfg.episodes <= HELD_OUT_SEEDS  # deals training never sees
     for spec in cfg.policies:
         assert spec in ("random", "greedy") or spec.startswith("ppo:runs/ppo/"), spec
-    code = main(["evaluate", str(path), "--set", "policies=[random, greedy]", "--set", "episodes=3", "--json"])
+    code = main(
+        ["evaluate", str(path), "--set", "policies=[random, greedy]", "--set", "episodes=3", "--json"]
+    )
     assert code == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["policy"] for r in rows] == ["random", "greedy"] and all(r["games"] == 3 for r in rows)
