@@ -267,3 +267,13 @@ def test_agents_modules_and_functions_stay_small() -> None:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
                 assert length <= 60, f"{path.name}: {node.name} has {length} lines"
+
+
+def test_the_readme_evaluation_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "README.md").read_text()
+    code = text.split("From Python, `agents.evaluate.evaluate`", 1)[1].split("```python", 1)[1]
+    code = code.split("```", 1)[0].replace("episodes=200", "episodes=3")
+    exec(compile(code, "README.md", "exec"), {})
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert [r.split()[1] for r in rows] == ["random", "greedy", "first_legal"]
+    assert all(r.endswith("draw=3 passes=1 partial_moves=False") for r in rows)
