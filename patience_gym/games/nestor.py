@@ -108,7 +108,7 @@ def rectified_deal(pack: list[int]) -> tuple[list[list[int]], list[int]]:
     return cols, list(rest)
 
 
-class Nestor(Game):
+class Nestor(Game[Kind]):
     """Nestor on the rules of docs/rules.md section 2 (see the module docstring for the table)."""
 
     name = "Nestor"
@@ -133,8 +133,7 @@ class Nestor(Game):
 
     def configure(self, *, reserve: str) -> None:
         self.open_reserve = reserve == "open"
-        # Game still declares the string-kind Move; the typed table holds the same entries.
-        self.moves = TABLE.moves  # type: ignore[assignment]
+        self.moves = TABLE.moves
         self.layout = self.LAYOUT
         self._o_places = self.layout.offset("card_place")
         self._s_depth = self.layout.slice("depth")
@@ -193,7 +192,7 @@ class Nestor(Game):
         mask[_TURN] = self._may_turn(bool(pairs))
         return mask
 
-    def _apply(self, move: Move[Kind]) -> None:  # type: ignore[override]
+    def _apply(self, move: Move[Kind]) -> None:
         match move.kind:
             case Kind.PAIR:
                 for place in (move.src, move.dst):
