@@ -1,4 +1,4 @@
-"""The Congress rule scenarios (RULES.md section 7), each from a fixed deal.
+"""The Congress rule scenarios (docs/rules.md section 7), each from a fixed deal.
 
 ``congress_deck`` inverts the deal: give the four helps, the first row of rivers and the first
 pack cards (next card first) and it returns the 104-card pack that deals them, aces in front.
@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.core.cards import NAME, ordered_pack
-from patience_gym.games.congress import Congress
+from agents.heuristics.congress import heuristic
+from patience_gym.core.cards import NAME, names, ordered_pack
+from patience_gym.core.moves import Move
+from patience_gym.games.congress import TABLE, Congress, Kind
 from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
@@ -38,8 +40,9 @@ def game_for(helps: str, row: str, pack: str = "") -> Congress:
     return g
 
 
-def names(cards: list[int]) -> list[str]:
-    return [NAME[c] for c in cards]
+def ranks(g: Congress) -> list[int]:
+    """The rank of each foundation's top card, C D H S C D H S."""
+    return [len(pile) for pile in g.foundations]
 
 
 def test_aces_are_taken_out_and_helps_then_rivers_dealt() -> None:
@@ -48,7 +51,7 @@ def test_aces_are_taken_out_and_helps_then_rivers_dealt() -> None:
     deck.insert(7, "AH")  # among the river cards: dealt as if it were not there
     g = Congress()
     g.new_game(deck=deck)
-    assert g.foundations == [1] * 8 and g.foundation_cards == 0
+    assert names(p[-1] for p in g.foundations) == ACES and g.foundation_cards == 0
     assert [names(h) for h in g.helps] == [["KC"], ["QD"], ["JH"], ["TS"], [], [], [], []]
     assert [names(col) for col in g.rivers] == [[c] for c in ["9C", "8D", "7H", "6S", "5C", "4D", "3H", "2S"]]
     assert g.rows == 1 and len(g.pack) == 84
@@ -64,12 +67,12 @@ def test_river_and_help_cards_go_to_the_foundations_in_suit() -> None:
     assert "2H river 6 -> foundation" in legal and "3D river 3 -> foundation" not in legal
     act(g, "2C help 0 -> foundation")
     act(g, "2C help 1 -> foundation")
-    assert g.foundations == [2, 1, 1, 1, 2, 1, 1, 1]  # the leftmost clubs foundation, then the other
+    assert ranks(g) == [2, 1, 1, 1, 2, 1, 1, 1]  # the leftmost clubs foundation, then the other
     assert not g.is_legal(action_id(g, "river 2 -> foundation"))  # 4C: both clubs tops are 2s
     act(g, "3C river 0 -> foundation")
-    assert g.foundations[0] == 3 and g.foundations[4] == 2
+    assert ranks(g)[0] == 3 and ranks(g)[4] == 2
     act(g, "4C river 2 -> foundation")  # on the 3C
-    assert g.foundations[0] == 4 and g.foundation_cards == 4
+    assert names(g.foundations[0]) == ["AC", "2C", "3C", "4C"] and g.foundation_cards == 4
 
 
 def test_only_the_last_card_of_a_river_column_is_available() -> None:
@@ -93,7 +96,7 @@ def test_marriages_onto_help_tops_same_suit_one_lower() -> None:
     act(g, "7D river 2 -> help 1")
     assert names(g.helps[1]) == ["9D", "8D", "7D"]
     # Help cards never go to the rivers: the table has no such move.
-    assert not any(m.kind.startswith("help") and "river" in m.text for m in g.moves)
+    assert not any(m.src >= 0 and "river" in m.text.split("->")[1] for m in g.moves)
 
 
 def test_refill_fills_river_gaps_top_row_first_then_help_gaps() -> None:
@@ -137,7 +140,9 @@ def test_once_the_pack_is_exhausted_eight_help_places_open_to_river_cards() -> N
     g = game_for("2C KD KH KS", "QC QC QD QD JS JS JH JH", "2C")
     act(g, "2C help 0 -> foundation")
     # While the pack lasts an empty help waits for a refill; places 4-7 are closed.
-    assert not [a for a in g.legal_actions() if g.moves[a].kind == "river_h" and g.moves[a].dst in (0, 4)]
+    assert not [
+        a for a in g.legal_actions() if g.moves[a].kind is Kind.RIVER_TO_HELP and g.moves[a].dst in (0, 4)
+    ]
     assert g.is_legal(action_id(g, "refill gaps from the pack"))
     _exhaust(g)  # the first deal puts the second 2C in help 0
     assert g.rows == 12 and [len(col) for col in g.rivers] == [12, 12, 12, 11, 11, 11, 11, 11]
@@ -150,7 +155,7 @@ def test_once_the_pack_is_exhausted_eight_help_places_open_to_river_cards() -> N
             assert g.is_legal(action_id(g, f"river {c} -> help {h}"))
     assert not g.is_legal(action_id(g, "help 1 -> help 4"))  # helps start from the rivers only
     act(g, "2C help 0 -> foundation")  # a help played off may be started again
-    assert g.foundations[4] == 2
+    assert ranks(g)[4] == 2
     for c in range(8):
         assert g.is_legal(action_id(g, f"river {c} -> help 0"))
     assert g.describe(action_id(g, "river 7 -> help 0")).endswith("river 7 -> empty help 0")
@@ -159,7 +164,7 @@ def test_once_the_pack_is_exhausted_eight_help_places_open_to_river_cards() -> N
     # Eight helps: no place is left, so a river card may only be married.
     for a in g.legal_actions():
         move = g.moves[a]
-        if move.kind == "river_h":
+        if move.kind is Kind.RIVER_TO_HELP:
             assert g.helps[move.dst], g.describe(a)
     assert sum(1 for h in g.helps if h) == 8 and len(g.helps) == 8
 
@@ -193,7 +198,7 @@ def test_the_pack_order_is_not_observed_but_the_river_order_is() -> None:
     grid = a.layout.view(a.observation(), "river_grid")
     assert grid[0, 0] == pytest.approx((NAME.index("QC") + 1) / 52)
     assert grid[1, 0] == pytest.approx((NAME.index("2C") + 1) / 52)
-    assert a.heuristic() == b.heuristic()  # the heuristic reads counts only
+    assert heuristic(a) == heuristic(b)  # the heuristic reads counts only
 
 
 def test_every_action_has_a_distinct_readable_text() -> None:
@@ -209,7 +214,7 @@ def test_a_fixed_deck_is_won_through_the_env() -> None:
     rest = [
         n for n in sorted(FULL.elements(), key=lambda n: ("A23456789TJQK".index(n[0]), "CDHS".index(n[1])))
     ]
-    for c in ACES + ["2C", "2D", "2H", "2S", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S"]:
+    for c in [*ACES, "2C", "2D", "2H", "2S", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S"]:
         rest.remove(c)
     deck = congress_deck("2C 2D 2H 2S", "2C 2D 2H 2S 3C 3D 3H 3S", " ".join(rest))
     env = gym.make("patience_gym/Congress-v0")
@@ -230,3 +235,16 @@ def test_a_fixed_deck_is_won_through_the_env() -> None:
     assert total == pytest.approx(1.0)
     assert moves[:2] == ["2C river 0 -> foundation", "2D river 1 -> foundation"]
     assert moves.count("refill gaps from the pack") == 7 and len(moves) == 103
+
+
+def test_the_action_table_is_read_off_by_kind() -> None:
+    assert [TABLE.first[k] for k in Kind] == [0, 8, 16, 80, 81, 82] and len(TABLE) == 138
+    assert TABLE[TABLE.first[Kind.RIVER_TO_HELP] + 8 * 3 + 5].text == "river 3 -> help 5"
+    assert all(TABLE[a].kind is Kind.HELP_TO_HELP for a in TABLE.ids(Kind.HELP_TO_HELP))
+
+
+def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_deal() -> None:
+    g = game_for("KC KD KH KS", "QC QD QH QS JC JD JH JS")
+    with pytest.raises(AssertionError):
+        g._apply(Move("deal"))  # a string, not Kind.DEAL
+    assert g.rows == 1 and len(g.pack) == 84
