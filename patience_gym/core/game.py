@@ -21,8 +21,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 from patience_gym.core.cards import N_KINDS, card_name, ordered_pack, parse_pack
+from patience_gym.core.moves import K, Move
+
+__all__ = ["Game", "IllegalMove", "Move", "ObsLayout", "Option", "Outcome", "Segment", "check_conserved"]
 
 T = TypeVar("T")
+G = TypeVar("G", bound="Game[Any]")
 
 
 class IllegalMove(ValueError):
@@ -60,16 +64,22 @@ class Option(Generic[T]):
     house_rules: tuple[T, ...] = ()
 
     def validate(self, game: str, name: str, value: Any) -> T:
+        if isinstance(value, np.generic):  # draw=np.int64(3) means draw=3 (and is stored as 3)
+            value = value.item()
         if self.choices is not None:
-            # bool is an int subclass: compare on type too so that draw=True is refused.
+            # bool is an int subclass: compare on type too so that draw=True is refused. The type
+            # is checked first, so an array is never compared (its == is elementwise).
             if not any(type(value) is type(c) and value == c for c in self.choices):
                 allowed = ", ".join(repr(c) for c in self.choices)
-                raise ValueError(f"{game}: {name}={value!r} is not allowed; choose one of {allowed}")
+                kinds = " or ".join(dict.fromkeys(type(c).__name__ for c in self.choices))
+                wrong = "" if type(value) in map(type, self.choices) else f" (a {type(value).__name__}, not {kinds})"
+                raise ValueError(f"{game}: {name}={value!r}{wrong} is not allowed; choose one of {allowed}")
         elif self.check is not None:
             problem = self.check(value)
             if problem:
                 raise ValueError(f"{game}: {name}={value!r} is not allowed: {problem} ({self.allowed})")
-        return value
+        checked: T = value
+        return checked
 
 
 def positive_int_or_none(value: Any) -> str | None:
@@ -162,29 +172,11 @@ class ObsLayout:
 
 
 # --------------------------------------------------------------------------------------------
-# Actions
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Move:
-    """One entry of a variant's fixed action table: a kind and up to two pile indices."""
-
-    kind: str
-    src: int = -1
-    dst: int = -1
-    text: str = ""
-
-    def __str__(self) -> str:
-        return self.text or self.kind
-
-
-# --------------------------------------------------------------------------------------------
 # The game
 # --------------------------------------------------------------------------------------------
 
 
-class Game(ABC):
+class Game(ABC, Generic[K]):
     """A patience in progress. Subclasses are the variants; see ``games/`` for the declarations.
 
     Class attributes a variant sets:
@@ -207,7 +199,7 @@ class Game(ABC):
     default_max_steps: ClassVar[int] = 1000
     STATE: ClassVar[tuple[str, ...]] = ()
 
-    moves: tuple[Move, ...]
+    moves: tuple[Move[K], ...]
     layout: ObsLayout
 
     def __init__(self, **options: Any) -> None:
@@ -230,7 +222,7 @@ class Game(ABC):
         """The rule: may ``action`` be taken now? Never raises for an id in range."""
 
     @abstractmethod
-    def _apply(self, move: Move) -> None:
+    def _apply(self, move: Move[K]) -> None:
         """Carry out a legal move, then every automatic step that follows it."""
 
     @property
@@ -292,7 +284,7 @@ class Game(ABC):
         return np.fromiter((self.is_legal(a) for a in range(self.n_actions)), bool, self.n_actions)
 
     def legal_actions(self) -> list[int]:
-        return np.flatnonzero(self.legal_mask()).tolist()
+        return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
     def apply(self, action: int) -> Outcome:
         """Apply ``action`` and say what it changed; raise :class:`IllegalMove` (state untouched)
@@ -327,7 +319,7 @@ class Game(ABC):
         c = self.moving_card(move)
         return f"{card_name(c)} {move.text}" if c is not None else move.text
 
-    def moving_card(self, move: Move) -> int | None:
+    def moving_card(self, move: Move[K]) -> int | None:
         """The card a move would carry now, for :meth:`describe`; ``None`` when there is none."""
         return None
 
@@ -336,7 +328,7 @@ class Game(ABC):
         self.observe(out)
         return out
 
-    def clone(self) -> Game:
+    def clone(self: G) -> G:
         """A copy whose moves do not touch this game. ``STATE`` names what must be copied:
         lists (of ints, or of lists of ints) are copied two levels deep; the rest is shared."""
         new = copy.copy(self)
@@ -347,13 +339,14 @@ class Game(ABC):
         return new
 
 
-def _freeze(value: object) -> Hashable:
+def _freeze(value: Any) -> Hashable:
     if isinstance(value, list):
         return tuple(_freeze(x) for x in value)
-    return value  # type: ignore[return-value]
+    frozen: Hashable = value
+    return frozen
 
 
-def check_conserved(game: Game) -> None:
+def check_conserved(game: Game[Any]) -> None:
     """Raise ``AssertionError`` unless the game holds each card exactly ``n_packs`` times."""
     counts = np.bincount(np.asarray(game.cards_in_play(), dtype=np.int64), minlength=N_KINDS)
     if not (counts == game.n_packs).all():

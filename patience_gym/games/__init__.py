@@ -26,7 +26,7 @@ class Variant:
     """A registered environment: ``patience_gym/<env_name>``, its game and its fixed options."""
 
     env_name: str
-    game: type[Game]
+    game: type[Game[Any]]
     options: dict[str, Any] = field(default_factory=dict)
     summary: str = ""
 
@@ -38,7 +38,7 @@ class Variant:
     def max_episode_steps(self) -> int:
         return self.game.default_max_steps
 
-    def make_game(self, **options: Any) -> Game:
+    def make_game(self, **options: Any) -> Game[Any]:
         return self.game(**{**self.options, **options})
 
 
