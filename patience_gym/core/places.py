@@ -22,7 +22,7 @@ class CardPlaces:
         self.places = tuple(places)
         self.n_places = len(self.places)
         self.n_packs = n_packs
-        self.weight = 1.0 / n_packs
+        self.weight = np.float32(1.0 / n_packs)  # a Python float would send np.add.at down its slow path
 
     @property
     def shape(self) -> tuple[int, int]:
