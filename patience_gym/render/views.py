@@ -33,11 +33,11 @@ from patience_gym.games.the_kings import N_LINES as KINGS_LINES
 from patience_gym.games.the_kings import TheKings
 from patience_gym.render.view import BACK, CARD_W, CELL_W, STEP_DOWN, Caption, Place, TableView, cards
 
-G = TypeVar("G", bound=Game)
+G = TypeVar("G", bound=Game[Any])
 ViewFn = Callable[[Any], TableView]
 
 #: The view function of each game class.
-VIEWS: dict[type[Game], ViewFn] = {}
+VIEWS: dict[type[Game[Any]], ViewFn] = {}
 
 
 def view_of(game_class: type[G]) -> Callable[[Callable[[G], TableView]], Callable[[G], TableView]]:
@@ -48,7 +48,7 @@ def view_of(game_class: type[G]) -> Callable[[Callable[[G], TableView]], Callabl
     return register
 
 
-def table_view(game: Game) -> TableView:
+def table_view(game: Game[Any]) -> TableView:
     """The view of ``game``'s current position."""
     try:
         fn = VIEWS[type(game)]
@@ -75,6 +75,18 @@ def talon_place(talon: list[int], x: float, y: float, fan: str = "right") -> Pla
     return Place("talon", top, x, y, fan="right" if fan == "right" else "down", length=1.8, count=len(talon))
 
 
+def foundation_tops(g: Game[Any], from_counts: Callable[[], Sequence[int | None]]) -> list[int | None]:
+    """The top card of each foundation (``None`` while empty), in the game's foundation order.
+
+    Games on the core's shared foundations keep ``foundations`` as piles of cards; the others
+    keep counts, which ``from_counts`` turns into top cards (called only for them).
+    """
+    piles = getattr(g, "foundations", None)
+    if isinstance(piles, list) and piles and all(isinstance(p, list) for p in piles):
+        return [p[-1] if p else None for p in piles]
+    return list(from_counts())
+
+
 def foundation_row(
     tops: Sequence[int | None], x: float, y: float, label: str, hints: list[str]
 ) -> list[Place]:
@@ -91,7 +103,7 @@ def foundation_row(
 @view_of(Klondike)
 def klondike_view(g: Klondike) -> TableView:
     places = [pack_place("stock", len(g.stock), 0, 0), talon_place(g.talon, 1, 0)]
-    tops = [card(n, s) if n else None for s, n in enumerate(g.foundations)]
+    tops = foundation_tops(g, lambda: [card(n, s) if n else None for s, n in enumerate(g.foundations)])
     places += foundation_row(tops, 3, 0, "foundations", list(SUITS))
     places += [
         Place(f"pile {i}", cards(pile, g.down[i]), i, 1, fan="down", length=6.4, hint="K")
@@ -118,11 +130,17 @@ def nestor_view(g: Nestor) -> TableView:
 
 @view_of(Babette)
 def babette_view(g: Babette) -> TableView:
-    ups = [card(n, s) if n else None for s, n in enumerate(g.up)]
-    downs = [card(14 - n, s) if n else None for s, n in enumerate(g.down)]
+    old: Any = g  # a rules core that still counts the cards of each pile (up, down)
+    tops = foundation_tops(  # up piles C D H S, then down piles C D H S
+        g,
+        lambda: (
+            [card(n, s) if n else None for s, n in enumerate(old.up)]
+            + [card(14 - n, s) if n else None for s, n in enumerate(old.down)]
+        ),
+    )
     places = [pack_place("pack", len(g.pack), 0, 0)]
-    places += foundation_row(ups, 1, 0, "up foundations", list(SUITS))
-    places += foundation_row(downs, 5, 0, "down foundations", list(SUITS))
+    places += foundation_row(tops[:4], 1, 0, "up foundations", list(SUITS))
+    places += foundation_row(tops[4:], 5, 0, "down foundations", list(SUITS))
     # The garden grid: column c fanned down, one entry per row dealt, None where the place is
     # empty (played, or not reached by a short row), so row r lies at the same height in every
     # column and a released card shows more of itself than a covered one.
@@ -148,10 +166,15 @@ def babette_view(g: Babette) -> TableView:
 
 @view_of(Louis)
 def louis_view(g: Louis) -> TableView:
-    ups = [card(n, s) for s, n in enumerate(g.found[:4])]
-    downs = [card(14 - n, s) for s, n in enumerate(g.found[4:])]
-    places = foundation_row(list(ups), 0, 0, "ace foundations", ["A"] * 4)
-    places += foundation_row(list(downs), 4, 0, "king foundations", ["K"] * 4)
+    tops = foundation_tops(  # ace piles C D H S, then king piles C D H S
+        g,
+        lambda: (
+            [card(n, s) for s, n in enumerate(g.found[:4])]
+            + [card(14 - n, s) for s, n in enumerate(g.found[4:])]
+        ),
+    )
+    places = foundation_row(tops[:4], 0, 0, "ace foundations", ["A"] * 4)
+    places += foundation_row(tops[4:], 4, 0, "king foundations", ["K"] * 4)
     if not g.dick:
         places.append(Place("turned card", (NAME[g.turned],) if g.turned >= 0 else (), 9, 0))
     places.append(pack_place("pack", len(g.stock), 11, 0))
@@ -173,8 +196,10 @@ def louis_view(g: Louis) -> TableView:
 
 @view_of(Anna)
 def anna_view(g: Anna) -> TableView:
-    tops = [FOUNDATION_TOP[f >> 1][n] if n else None for f, n in enumerate(g.foundations)]
-    places = foundation_row(list(tops), 0, 0, "foundations", ["J"] * 8)
+    tops = foundation_tops(
+        g, lambda: [FOUNDATION_TOP[f >> 1][n] if n else None for f, n in enumerate(g.foundations)]
+    )
+    places = foundation_row(tops, 0, 0, "foundations", ["J"] * 8)
     places += [pack_place("pack", len(g.pack), 8.5, 0), talon_place(g.talon, 8.5, 1, fan="down")]
     places += [Place(f"help {i}", cards(h), i, 1, fan="down", length=4.2) for i, h in enumerate(g.helps)]
     counters = [
@@ -188,7 +213,7 @@ def anna_view(g: Anna) -> TableView:
 
 @view_of(LightAndShade)
 def light_and_shade_view(g: LightAndShade) -> TableView:
-    places = foundation_row([p[-1] for p in g.foundations], 0, 0, "foundations", ["A"] * 8)
+    places = foundation_row(foundation_tops(g, list), 0, 0, "foundations", ["A"] * 8)
     places += [
         Place(f"auxiliary {i}", cards(pile), i, 1, fan="down", length=3.2) for i, pile in enumerate(g.aux)
     ]
@@ -204,10 +229,7 @@ def light_and_shade_view(g: LightAndShade) -> TableView:
 
 @view_of(Congress)
 def congress_view(g: Congress) -> TableView:
-    # Each foundation as its pile of cards, or (older rules core) as the rank of its top card.
-    found: Sequence[Any] = g.foundations
-    tops = [pile[-1] if isinstance(pile, list) else card(pile, f % 4) for f, pile in enumerate(found)]
-    places = foundation_row(tops, 0, 0, "foundations", ["A"] * 8)
+    places = foundation_row(foundation_tops(g, list), 0, 0, "foundations", ["A"] * 8)
     places.append(pack_place("pack", len(g.pack), 8.5, 0))
     places += [
         # help places 4-7 open only when the pack is out (rule book: up to eight helps then)
