@@ -2,47 +2,62 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Hashable, Mapping
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
+from gymnasium.error import ResetNeeded
 
 from patience_gym.core.game import Game
-from patience_gym.games import get_variant
+from patience_gym.games import VARIANTS, get_variant
 
 REWARD_MODES = ("foundation", "win")
+_ENV_IDS = frozenset(v.env_id for v in VARIANTS)
 
 
 class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     """A patience (solitaire) card game as a Gymnasium environment with masked discrete actions.
 
     ## Description
-    One environment class serves every variant of ``shared/RULES.md``; the registered id picks the
+    One environment class serves every variant of ``docs/rules.md``; the registered id picks the
     game (``patience_gym/Klondike-v0``, ``patience_gym/Nestor-v0``, ...) and keyword arguments pick
     its rule options. The rules live in :mod:`patience_gym.games`, which never imports gymnasium.
+    ``state_key()`` returns a hashable snapshot of the whole position (equal keys: the same
+    position), for agents' cycle guards; it is built from the full state, hidden cards included, so
+    use it to compare positions, never to read them.
 
     ## Action Space
-    ``Discrete(n)`` over a fixed table per variant, documented in the variant's module.
-    ``describe_action(a)`` reads an id as a move in the current position, e.g.
-    ``"7H pile 3 -> foundation"``. ``action_masks()`` returns the legal actions as a ``bool`` array
+    ``Discrete(n)`` over a fixed table per variant, documented in the variant's module. ``step``
+    takes an integer id only: a Python ``int``, a NumPy integer or a 0-d integer array; anything
+    else (a float, a bool, a string, ``None``, an array of another shape) raises ``TypeError`` or
+    ``ValueError``. ``describe_action(a)`` reads an id in ``0..n-1`` as a move in the current
+    position, e.g. ``"7H pile 3 -> foundation"``, and refuses any other id. ``action_masks()``
+    returns the legal actions as a ``bool`` array
     (what sb3-contrib's ``MaskablePPO`` calls); ``info["action_mask"]`` holds the same as ``int8``
     (what ``Discrete.sample(mask=...)`` takes). The mask is exactly the set of actions the engine
     accepts and is never all zero while the episode is live.
 
     ## Observation Space
     ``Box(0, 1, (size,), float32)``: named segments (``env.unwrapped.layout.describe()``) holding
-    every card a player can see and nothing hidden (face-down cards, the stock's order, Nestor's
-    unturned reserve never appear).
+    every card a player can see, in its place, and nothing hidden (face-down cards, the stock's
+    order, Nestor's unturned reserve never appear): positions whose visible cards differ never
+    share an observation. Each observation returned is a fresh array the caller may keep or write.
 
     ## Starting State
     A pack shuffled from the environment's ``np_random`` (``reset(seed=...)`` is deterministic), or
     ``reset(options={"deck": [...]})``: 52 or 104 card strings such as ``"TD"``, first card dealt
-    first. A malformed pack raises ``ValueError`` naming the problem.
+    first. A malformed pack raises ``ValueError`` naming the problem; ``options`` other than a
+    mapping raise ``TypeError``. ``step``, ``render``, ``describe_action`` and ``state_key`` before
+    the first ``reset`` raise gymnasium's ``ResetNeeded``.
 
     ## Rewards
     ``reward="foundation"`` (default): the cards newly moved to the foundations, as a fraction of
-    those still to win at reset (a won game sums to 1.0; only The Kings' deal plays cards itself). ``reward="win"``: 1.0 on the winning step, else 0.
+    those still to win at reset (a won game sums to 1.0; only The Kings' deal plays cards itself).
+    ``reward="win"``: 1.0 on the winning step, else 0.
     An illegal action (one the mask excludes) leaves the state unchanged and earns
     ``illegal_reward`` (default -0.01) with ``info["illegal_action"] = True``; it never raises.
 
@@ -53,10 +68,11 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     any step on a finished game returns ``terminated=True`` with reward 0 and the state unchanged.
 
     ## Arguments
-    ``variant`` (set by the registration), ``render_mode`` (``None``; ``"ansi"``: the table as
-    text; ``"rgb_array"``: an ``H x W x 3`` ``uint8`` picture of the table, the same size all
-    episode, face-down cards drawn as backs), ``reward``, ``illegal_reward``, and the variant's
-    rule options (RULES.md), e.g. ``draw=3`` for Klondike.
+    ``variant`` (set by the registration: ``gym.make`` refuses a ``variant`` naming another game
+    than its id), ``render_mode`` (``None``; ``"ansi"``: the table as text; ``"rgb_array"``: an
+    ``H x W x 3`` ``uint8`` picture of the table, the same size all episode, face-down cards drawn
+    as backs), ``reward``, ``illegal_reward`` (a finite number), and the variant's rule options
+    (``docs/rules.md``), e.g. ``draw=3`` for Klondike (NumPy scalars count as their Python value).
     An unknown option or a value outside the allowed ones raises with what is allowed.
 
     ## Info
@@ -68,6 +84,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    _spec: EnvSpec | None = None
 
     def __init__(
         self,
@@ -85,6 +102,12 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             raise ValueError(f"reward={reward!r} is not allowed; choose one of {', '.join(REWARD_MODES)}")
         self.render_mode = render_mode
         self.reward_mode = reward
+        # numbers.Real would do, but mypy does not count float as one
+        real = (int, float, np.integer, np.floating)
+        if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(illegal_reward, real):
+            raise TypeError(f"illegal_reward={illegal_reward!r} must be a finite number such as -0.01")
+        if not math.isfinite(illegal_reward):
+            raise ValueError(f"illegal_reward={illegal_reward!r} must be a finite number such as -0.01")
         self.illegal_reward = float(illegal_reward)
         self.game: Game = self.variant.make_game(**options)
         self.layout = self.game.layout
@@ -93,6 +116,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         self._mask = np.zeros(self.game.n_actions, dtype=bool)
         self._obs = np.zeros(self.layout.size, dtype=np.float32)
         self._live = False
+        self._dealt = False  # step, render and describe_action need a reset first
         self._to_win = self.game.win_cards
 
     # ---- gymnasium API ------------------------------------------------------------------------
@@ -100,6 +124,10 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(
+                f"reset(options=...) takes a mapping such as {{'deck': [...]}}, not {type(options).__name__}"
+            )
         super().reset(seed=seed)
         options = dict(options or {})
         deck = options.pop("deck", None)
@@ -109,12 +137,16 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         # Rewards share out what is left to win: a deal that plays cards itself (The Kings)
         # still gives a won episode a total of 1.0.
         self._to_win = max(1, self.game.win_cards - self.game.foundation_cards)
+        self._dealt = True
         self._refresh()
-        return self._obs, self._info(illegal=False)
+        return self._obs.copy(), self._info(illegal=False)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
-        a = int(action)
+        # A float or a bool is refused, never truncated to a move; a plain int skips the checks.
+        a = action if type(action) is int else self._action_id(action)
         if not self._live:  # the game is over (won, lost, or dealt with no move at all)
+            if not self._dealt:
+                raise ResetNeeded("call reset() before step()")
             return self._obs.copy(), 0.0, True, False, self._info(illegal=False)
         if not (0 <= a < self.game.n_actions and self._mask[a]):
             return self._obs.copy(), self.illegal_reward, False, False, self._info(illegal=True)
@@ -126,9 +158,10 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             reward = 1.0 if won else 0.0
         else:
             reward = (self.game.foundation_cards - before) / self._to_win
-        return self._obs, reward, not self._live, False, self._info(illegal=False)
+        return self._obs.copy(), reward, not self._live, False, self._info(illegal=False)
 
     def render(self) -> str | np.ndarray | None:
+        self._require_reset("render")
         if self.render_mode == "ansi":
             return self.game.render()
         if self.render_mode == "rgb_array":
@@ -147,7 +180,56 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     def describe_action(self, action: int) -> str:
         """The move behind ``action`` in the current position, e.g. ``"7H pile 3 -> foundation"``."""
-        return self.game.describe(int(action))
+        a = self._action_id(action)
+        if not 0 <= a < self.game.n_actions:
+            raise ValueError(f"action {a} is outside 0..{self.game.n_actions - 1} ({self.action_space})")
+        self._require_reset("describe_action")
+        return self.game.describe(a)
+
+    def state_key(self) -> Hashable:
+        """A hashable snapshot of the whole position: equal keys mean the same position.
+
+        For agents' cycle guards (count visits, avoid going back); it is built from the full state,
+        hidden cards included, so compare keys but never read cards out of them.
+        """
+        self._require_reset("state_key")
+        return self.game.state_key()
+
+    # ---- contract checks ----------------------------------------------------------------------
+
+    def _action_id(self, action: Any) -> int:
+        """``action`` as an int if it is an integer id (int, NumPy integer, 0-d integer array)."""
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            return int(action)
+        if isinstance(action, np.ndarray) and action.dtype.kind in "iu":
+            if action.shape == ():
+                return int(action)
+            raise ValueError(
+                f"action must be one integer of {self.action_space}, got an array of shape {action.shape}"
+            )
+        raise TypeError(
+            f"action must be an integer of {self.action_space} (an int, a NumPy integer or a 0-d integer "
+            f"array), got {action!r} of type {type(action).__name__}"
+        )
+
+    def _require_reset(self, what: str) -> None:
+        if not self._dealt:
+            raise ResetNeeded(f"call reset() before {what}()")
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: EnvSpec | None) -> None:
+        # gym.make passes the caller's keywords over the registered ones and sets the spec after
+        # construction: this is the one place that sees both the id and the variant asked for.
+        if spec is not None and spec.id != self.variant.env_id and spec.id in _ENV_IDS:
+            raise ValueError(
+                f"gym.make({spec.id!r}) cannot take variant={self.variant.env_name!r}, another game; "
+                f"use gym.make({self.variant.env_id!r}) instead"
+            )
+        self._spec = spec
 
     def _refresh(self) -> None:
         if self.game.won:

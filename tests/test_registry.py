@@ -11,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 import patience_gym
 from patience_gym.core.cards import NAME, ordered_pack
+from patience_gym.env import PatienceEnv
 from patience_gym.games import VARIANTS, get_variant
 from patience_gym.testing import check_rollout
 
@@ -151,8 +152,12 @@ def test_unknown_option_is_refused_with_the_allowed_ones(env_name: str) -> None:
 def test_bad_reward_mode_and_render_mode_are_refused(env_name: str) -> None:
     with pytest.raises(ValueError, match="reward"):
         gym.make(f"patience_gym/{env_name}", reward="points")
+    with pytest.warns(UserWarning, match="render_modes"), pytest.raises(ValueError, match="render_mode"):
+        gym.make(f"patience_gym/{env_name}", render_mode="vector")
+    # gym.make answers "human" with its HumanRendering wrapper over "rgb_array"; the env itself
+    # draws no window
     with pytest.raises(ValueError, match="render_mode"):
-        gym.make(f"patience_gym/{env_name}", render_mode="human")
+        PatienceEnv(env_name, render_mode="human")
 
 
 def test_malformed_decks_are_refused(env_name: str) -> None:
@@ -163,9 +168,9 @@ def test_malformed_decks_are_refused(env_name: str) -> None:
     with pytest.raises(ValueError, match="must hold"):
         env.reset(options={"deck": good[:-1]})
     with pytest.raises(ValueError, match="not a card"):
-        env.reset(options={"deck": ["XX"] + good[1:]})
+        env.reset(options={"deck": ["XX", *good[1:]]})
     with pytest.raises(ValueError, match="wrong counts"):
-        env.reset(options={"deck": [good[1]] + good[1:]})
+        env.reset(options={"deck": [good[1], *good[1:]]})
     with pytest.raises(ValueError, match="list of"):
         env.reset(options={"deck": " ".join(good)})
     with pytest.raises(ValueError, match="only one is 'deck'"):
@@ -189,7 +194,8 @@ def test_rules_core_never_imports_gymnasium() -> None:
     code = (
         "import importlib.util, sys, pathlib, types\n"
         "root = pathlib.Path('patience_gym')\n"
-        "pkg = types.ModuleType('patience_gym'); pkg.__path__ = [str(root)]; sys.modules['patience_gym'] = pkg\n"
+        "pkg = types.ModuleType('patience_gym'); pkg.__path__ = [str(root)]\n"
+        "sys.modules['patience_gym'] = pkg\n"
         "import patience_gym.games, patience_gym.testing\n"
         "assert 'gymnasium' not in sys.modules, 'the rules core imported gymnasium'\n"
     )

@@ -72,7 +72,8 @@ class Option(Generic[T]):
             if not any(type(value) is type(c) and value == c for c in self.choices):
                 allowed = ", ".join(repr(c) for c in self.choices)
                 kinds = " or ".join(dict.fromkeys(type(c).__name__ for c in self.choices))
-                wrong = "" if type(value) in map(type, self.choices) else f" (a {type(value).__name__}, not {kinds})"
+                right_type = type(value) in map(type, self.choices)
+                wrong = "" if right_type else f" (a {type(value).__name__}, not {kinds})"
                 raise ValueError(f"{game}: {name}={value!r}{wrong} is not allowed; choose one of {allowed}")
         elif self.check is not None:
             problem = self.check(value)
