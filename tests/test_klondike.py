@@ -1,4 +1,4 @@
-"""Klondike rule scenarios (RULES.md section 1), each from a fixed deal.
+"""Klondike rule scenarios (docs/rules.md section 1), each from a fixed deal.
 
 Boards in comments list piles bottom card first; ``##`` is a face-down card.
 """
@@ -15,7 +15,7 @@ import pytest
 import patience_gym  # noqa: F401
 from patience_gym.core.cards import NAME, parse_card
 from patience_gym.core.game import IllegalMove
-from patience_gym.games.klondike import Klondike
+from patience_gym.games.klondike import PLACES, Klondike
 from patience_gym.testing import act, action_id, check_position, legal_moves_text
 
 DATA = Path(__file__).parent / "data"
@@ -286,6 +286,35 @@ def test_hidden_cards_never_reach_the_observation() -> None:
     c = Klondike()
     c.new_game(deck=klondike_deck(PILES, " ".join(stock_b + rest[::-1])))
     assert np.array_equal(a.observation(), c.observation()), "stock order must not leak"
+
+
+def places(g: Klondike, *cards: str) -> list[str]:
+    """The observation's place of each card, by name."""
+    grid = g.layout.view(g.observation(), "card_place")
+    return [PLACES[int(np.argmax(grid[parse_card(c)]))] for c in cards]
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_the_talon_fan_is_in_the_observation_in_order(draw: int) -> None:
+    # The render shows the talon's top three cards in order; so must the observation. Two deals
+    # that differ only in the order of the first three stock cards look different once turned.
+    a = game_for(draw=draw, stock="JC 9S AD TH 3S")
+    b = game_for(draw=draw, stock="9S JC AD TH 3S")
+    assert np.array_equal(a.observation(), b.observation()), "still in the stock: hidden"
+    for g in (a, b):
+        for _ in range(3 if draw == 1 else 1):
+            act(g, "stock -> talon")
+    assert "talon: JC 9S AD" in a.render() and "talon: 9S JC AD" in b.render()
+    assert not np.array_equal(a.observation(), b.observation())
+    assert places(a, "AD", "9S", "JC") == [
+        "talon top",
+        "talon second from top",
+        "talon third from top",
+    ]
+    act(a, "AD talon -> foundation")
+    assert places(a, "9S", "JC") == ["talon top", "talon second from top"]
+    act(a, "stock -> talon")  # draw 1: TH; draw 3: TH 3S and the next stock card
+    assert places(a, "JC") == ["talon below the top three (seen)" if draw == 3 else "talon third from top"]
 
 
 def test_mask_is_exact_on_the_scenario_positions() -> None:

@@ -1,4 +1,4 @@
-"""Klondike ("Canfield or Klondike", Cadogan; RULES.md section 1). One pack.
+"""Klondike ("Canfield or Klondike", Cadogan; docs/rules.md section 1). One pack.
 
 Layout: 7 tableau piles dealt as a staircase (pile i gets i+1 cards, its last face up), the other
 24 cards form the stock. Foundations build up in suit from the aces; the tableau builds down in
@@ -24,12 +24,17 @@ id     move
 A pile-to-pile move names no card: on a non-empty pile only one card of a build can fit (one rank
 lower, other colour), and a king can only head a build, so ``(i, j)`` fixes the move.
 
-Choices where RULES.md is silent (documented, tested):
+Observation (690 floats): ``card_place`` (52, 13), a one-hot place per card: face up in pile
+0..6, foundation, talon top, second and third from the top (fanned, so their order is seen, as
+the render shows), below those three (seen when turned), or not visible; then face-down counts,
+foundation heights, stock and talon sizes and passes left.
+
+Choices where the texts are silent (documented, tested):
 
 - A king-headed build that already lies at the bottom of its pile may not move into another
   empty pile. The move would only swap two piles' places: the position is the same game, and
   allowing it would let every stuck game shuffle a king between spaces until the step limit
-  instead of ending as lost (RULES.md: every allowed action changes the state; OpenSpiel and
+  instead of ending as lost (every allowed action must change the state; OpenSpiel and
   Solvitaire leave the move out too).
 - A new pass costs an action of its own (id 15 with an empty stock); its cards are turned by the
   next id 15.
@@ -56,17 +61,25 @@ _PILE_P = tuple(
     for i in range(N_PILES)
 )
 
-# Observation: where each card is (one-hot over these places).
-_PLACES = [f"pile {i} face up" for i in range(N_PILES)] + [
+# Observation: where each card is (one-hot over these places). The talon's top three cards lie
+# fanned (the render shows them, in order), so each has a place of its own; the cards below them
+# were seen when turned, and their order is that of the stock.
+PLACES: tuple[str, ...] = (
+    *(f"pile {i} face up" for i in range(N_PILES)),
     "foundation",
     "talon top",
-    "talon below top (seen)",
+    "talon second from top",
+    "talon third from top",
+    "talon below the top three (seen)",
     "not visible (face down in a pile, or in the stock)",
-]
-_FOUNDATION, _TALON_TOP, _TALON_BELOW, _HIDDEN = 7, 8, 9, 10
-_NP = len(_PLACES)
+)
+_FOUNDATION, _TALON_TOP, _TALON_BELOW, _HIDDEN = 7, 8, 11, 12
+_FAN = 3  # talon cards with a place each: top, second, third
+_NP = len(PLACES)
 # _FOUND_HOT[s][n]: observation indices of the n cards on suit s's foundation.
-_FOUND_HOT = tuple(tuple([(s * 13 + r) * _NP + _FOUNDATION for r in range(n)] for n in range(14)) for s in range(4))
+_FOUND_HOT = tuple(
+    tuple([(s * 13 + r) * _NP + _FOUNDATION for r in range(n)] for n in range(14)) for s in range(4)
+)
 
 
 def _table() -> tuple[Move, ...]:
@@ -84,7 +97,7 @@ def _table() -> tuple[Move, ...]:
 
 
 class Klondike(Game):
-    """Klondike on the rules of RULES.md section 1 (see the module docstring for the table)."""
+    """Klondike on the rules of docs/rules.md section 1 (see the module docstring for the table)."""
 
     name = "Klondike"
     n_packs = 1
@@ -112,7 +125,7 @@ class Klondike(Game):
         self.moves = self.MOVES
         self.layout = ObsLayout(
             [
-                ("card_place", (52, _NP), "one-hot per card: " + "; ".join(_PLACES)),
+                ("card_place", (52, _NP), "one-hot per card: " + "; ".join(PLACES)),
                 ("face_down", (N_PILES,), "face-down cards under each pile's face-up build / 6"),
                 ("foundation", (4,), "cards on each suit's foundation (C D H S) / 13"),
                 ("stock_size", (1,), "cards in the stock / 24"),
@@ -157,7 +170,7 @@ class Klondike(Game):
         A whole pile never moves into an empty pile: that only swaps two piles' places.
         """
         pile = self.piles[i]
-        if not pile or (first := self.down[i]) == 0 and not self.piles[j]:
+        if not pile or ((first := self.down[i]) == 0 and not self.piles[j]):
             return -1
         if not self.partial:
             return first if self._to_pile(pile[first], j) else -1
@@ -299,9 +312,11 @@ class Klondike(Game):
         for s, n in enumerate(self.foundations):
             hot += _FOUND_HOT[s][n]
         hot += [c * _NP + _HIDDEN for c in self.stock]
-        if self.talon:
-            hot += [c * _NP + _TALON_BELOW for c in self.talon[:-1]]
-            hot.append(self.talon[-1] * _NP + _TALON_TOP)
+        talon = self.talon
+        if talon:
+            hot += [c * _NP + _TALON_BELOW for c in talon[:-_FAN]]
+            # talon[-1] at "talon top", talon[-2] at "second from top", talon[-3] at "third"
+            hot += [c * _NP + _TALON_TOP + k for k, c in enumerate(reversed(talon[-_FAN:]))]
         out[hot] = 1.0
         if self.passes is None:
             left = 1.0
