@@ -1,4 +1,4 @@
-"""Rule scenarios for The "Louis" Patience (Cadogan) and St. Louis (Dick), RULES.md section 4.
+"""Rule scenarios for The "Louis" Patience (Cadogan) and St. Louis (Dick), docs/rules.md section 4.
 
 Every position is dealt from a fixed pack. :func:`pack_for` inverts the deal: it puts the eight
 foundation cards first (their first copies are the ones taken out), then the cards in the order
@@ -96,7 +96,7 @@ def play_through(env: gym.Env, moves: list[str]) -> dict:
 def test_first_copies_of_one_ace_and_king_per_suit_are_taken_out() -> None:
     # 2C comes before any ace: the first AC (dealt second) is still the foundation, and the second
     # AC is an ordinary card that fits neither clubs foundation.
-    pack = complete(["2C"] + BASES + ["AC", "QC"])
+    pack = complete(["2C", *BASES, "AC", "QC"])
     game = new_game(pack)
     assert game.turned == parse_card("2C")
     assert legal_moves_text(game) == ["2C turned card -> ace foundation", "2C turned card -> packet a"]
@@ -235,6 +235,63 @@ def test_dick_observation_hides_the_rest_of_the_pack() -> None:
     assert np.array_equal(a.observation(), b.observation())
 
 
+def dick_packet_a(bottom_four: str) -> Louis:
+    """A Dick deal, dealt out, whose packet a starts (bottom first) with ``bottom_four``: its
+    cards are the 1st, 13th, 25th and 37th dealt; distinct fillers take the places between."""
+    fill = iter(c for c in dict.fromkeys(ALL) if c[0] not in "AK" and c not in ("5C", "9D"))
+    four = iter(deck(bottom_four))
+    order = [next(four) if k % 12 == 0 else next(fill) for k in range(37)]
+    game = new_game(pack_for(order), deal="dick")
+    act(game, "deal the rest of the pack")
+    return game
+
+
+def packets_read_back(game: Louis) -> list[list[int]]:
+    """Each packet, bottom first, rebuilt from the observation alone."""
+    held, top, lower = (obs(game, s) for s in ("packet_cards", "packet_depth", "packet_depth_lower"))
+    packets = []
+    for p in range(len(LETTERS)):
+        pile = [-1] * round(held[p].sum() * 2)
+        for c in np.flatnonzero(held[p]):
+            for v in (top[p, c], lower[p, c]) if held[p, c] == 1.0 else (top[p, c],):
+                pile[len(pile) - 1 - round(8 * v / (1 - v))] = int(c)  # v = d / (d + 8)
+        packets.append(pile)
+    return packets
+
+
+def test_where_both_copies_of_a_card_lie_in_a_packet_is_observed() -> None:
+    # packet a: 5C 9D 9D 5C ... against 9D 5C 9D 5C ...: the same cards, the same uppermost
+    # copies, only the lower copies traded places. The render shows it; so must the observation.
+    a, b = dick_packet_a("5C 9D 9D 5C"), dick_packet_a("9D 5C 9D 5C")
+    assert "a: 5C 9D 9D 5C" in a.render() and "a: 9D 5C 9D 5C" in b.render()
+    for segment in ("packet_top", "packet_cards", "packet_depth"):
+        assert np.array_equal(obs(a, segment), obs(b, segment)), segment
+    five, nine = parse_card("5C"), parse_card("9D")
+    assert len(a.packets[0]) == 8  # 5C's lower copy lies under 7 cards in a, under 6 in b
+    assert obs(a, "packet_depth_lower")[0, five] == pytest.approx(7 / 15)
+    assert obs(b, "packet_depth_lower")[0, five] == pytest.approx(6 / 14)
+    assert obs(a, "packet_depth_lower")[0, nine] == pytest.approx(6 / 14)
+    assert obs(a, "packet_depth_lower")[1].sum() == 0.0, "one copy or none: no lower copy"
+    assert packets_read_back(a) == a.packets and packets_read_back(b) == b.packets
+
+
+@pytest.mark.parametrize("deal", ["cadogan", "dick"])
+def test_every_packet_reads_back_from_the_observation_however_tall(deal: str) -> None:
+    game = Louis(deal=deal)
+    rng = np.random.default_rng(3)
+    game.new_game(rng)
+    for _ in range(300):
+        assert packets_read_back(game) == game.packets
+        mask = game.legal_mask()
+        if not mask.any():
+            break
+        game.apply(int(rng.choice(np.flatnonzero(mask))))
+    # marriages can stack a packet without limit: the whole pack on packet a, twins included
+    game.new_game(rng)
+    game.packets = [game.stock[:]] + [[] for _ in LETTERS[1:]]
+    assert len(game.packets[0]) > 80 and packets_read_back(game) == game.packets
+
+
 def test_the_deal_option_changes_the_deal() -> None:
     pack = pack_for(ENDS)
     assert new_game(pack).packets == [[] for _ in range(12)]
@@ -294,11 +351,13 @@ def louis_moves() -> list[str]:
             moves.append(f"{c} turned card -> {f} foundation")
     moves += ["3C packet a -> packet e", "re-deal (2 left)"]
     # new pack: g 2H, h 2S, i AC, k AD, l AH, m AS, (a empty), b 3D, c 3H, d 3S, e 2C 3C, f 2D
-    moves += [f"{c} turned card -> packet {x}" for c, x in zip(deck("2H 2S AC AD AH AS"), "abcdef")]
+    places = zip(deck("2H 2S AC AD AH AS"), "abcdef", strict=True)
+    moves += [f"{c} turned card -> packet {x}" for c, x in places]
     moves += [f"{c} turned card -> king foundation" for c in deck("3D 3H 3S")]
     moves += ["2C turned card -> packet g"]  # 3C is still wanted first; 2C takes the same position
     moves += [f"{c} turned card -> king foundation" for c in deck("3C 2D")]
-    moves += [f"{c} packet {x} -> king foundation" for c, x in zip(deck("2H 2S 2C AC AD AH AS"), "abgcdef")]
+    places = zip(deck("2H 2S 2C AC AD AH AS"), "abgcdef", strict=True)
+    moves += [f"{c} packet {x} -> king foundation" for c, x in places]
     return moves
 
 
@@ -334,8 +393,9 @@ def stlouis_moves() -> list[str]:
     for p in range(12):
         moves += [f"{c} packet {LETTERS[p]} -> {f} foundation" for c, f in STREAM[7 * p : 7 * p + 7]]
     moves += ["3C packet a -> packet e", "3C packet e -> king foundation", "2C packet e -> king foundation"]
-    moves += [f"{c} packet {x} -> king foundation" for c, x in zip(deck("3D 3H 3S 2D 2H 2S"), "bcdfgh")]
-    moves += [f"{c} packet {x} -> king foundation" for c, x in zip(deck("AC AD AH AS"), "iklm")]
+    places = zip(deck("3D 3H 3S 2D 2H 2S"), "bcdfgh", strict=True)
+    moves += [f"{c} packet {x} -> king foundation" for c, x in places]
+    moves += [f"{c} packet {x} -> king foundation" for c, x in zip(deck("AC AD AH AS"), "iklm", strict=True)]
     return moves
 
 

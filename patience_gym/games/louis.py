@@ -1,4 +1,4 @@
-"""The "Louis" Patience (Cadogan) and St. Louis (Dick); RULES.md section 4. Two packs.
+"""The "Louis" Patience (Cadogan) and St. Louis (Dick); docs/rules.md section 4. Two packs.
 
 One ace and one king of each suit (their first copies in the pack) are taken out as the eight
 foundations: the aces build up in suit to the king, the kings down in suit to the ace. The other
@@ -36,12 +36,16 @@ id      move
 159     re-deal
 ======= ==========================================================================
 
-Observation (1,974 floats), segments in this order:
+Observation (2,598 floats), segments in this order:
 
 - ``packet_top`` (12, 52): one-hot of each packet's top card.
 - ``packet_cards`` (12, 52): copies of each card in each packet / 2 (the top included).
-- ``packet_depth`` (12, 52): for a card in a packet, the cards lying on its uppermost copy / 16
-  (capped at 1; 0 for the top card and for cards not in the packet).
+- ``packet_depth`` (12, 52): for a card in a packet, the number ``d`` of cards lying on its
+  uppermost copy, as ``d / (d + 8)`` (0 for the top card and for cards not in the packet; 0.5
+  eight cards down; every depth reads differently, however tall the packet).
+- ``packet_depth_lower`` (12, 52): for a card with both copies in the packet, the cards lying on
+  the lower copy, the same way (0 otherwise). With the two depths every dealt card is in its place:
+  the packet's order can be read back in full, as the render shows it.
 - ``available`` (12,): 1 when the packet's top card may move now.
 - ``blocked`` (12,): 1 when the packet has a top card that may not move now (a card of an earlier
   circle during the Cadogan deal).
@@ -53,7 +57,7 @@ Observation (1,974 floats), segments in this order:
 - ``circle`` (1,): the circle now being dealt (or the last one dealt), counted from 1, / 8.
 - ``redeals_left`` (1,): re-deals still allowed / 2.
 
-Choices where RULES.md is silent (documented here and tested):
+Choices where the texts are silent (documented here and tested):
 
 - **Turning is automatic.** During the Cadogan deal the next card of the pack is always face up
   (an automatic step): the player's choices are where it goes, and which cards of the current
@@ -98,7 +102,7 @@ TURNED = N_PACKETS  # the source index of the turned card
 N_SOURCES = N_PACKETS + 1
 N_REDEALS = 2
 N_DEALT = 96  # two packs less the eight foundation cards
-#: The first copies of these are taken out before the deal (RULES.md "Pack order").
+#: The first copies of these are taken out before the deal (docs/rules.md, "Pack order").
 FOUNDATION_BASES = tuple(card(ACE, s) for s in range(4)) + tuple(card(KING, s) for s in range(4))
 #: Gathering order for a re-deal: g h i k l m a b c d e f (packet g is dealt first).
 GATHER = (6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5)
@@ -136,32 +140,39 @@ def gather(packets: list[list[int]]) -> list[int]:
 
 
 _EMPTY_ROW = np.zeros(52, dtype=np.float32)
-# Observation rows of a packet (copies / 2, depth of the uppermost copy / 16), keyed by its cards.
+# A depth d (cards lying on a card) reads d / (d + 8): fine steps near the top, where play is,
+# yet never capped, so two packets that differ however deep down never look the same.
+_DEPTH = tuple(np.float32(d / (d + 8)) for d in range(2 * 52))
+# Observation rows of a packet (copies / 2, depth of the uppermost copy, depth of the lower
+# copy), keyed by its cards.
 # A move changes one or two packets, so most rows of a step come from here; that keeps the
 # observation at a handful of numpy calls instead of a Python loop over every dealt card.
 # Content-keyed, so sharing it between games is safe; cleared when it grows large.
-_ROWS: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+_ROWS: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 _ROWS_MAX = 20000
 
 
-def _packet_rows(pile: list[int]) -> tuple[np.ndarray, np.ndarray]:
+def _packet_rows(pile: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     key = tuple(pile)
     rows = _ROWS.get(key)
     if rows is None:
         held = np.zeros(52, dtype=np.float32)
         depth = np.zeros(52, dtype=np.float32)
+        lower = np.zeros(52, dtype=np.float32)
         n = len(pile)
         for k, c in enumerate(pile):  # bottom to top: the uppermost copy's depth is written last
+            if held[c]:  # the second copy: the first one's depth is the lower copy's
+                lower[c] = depth[c]
             held[c] += 0.5
-            depth[c] = min(n - 1 - k, 16) / 16.0
+            depth[c] = _DEPTH[n - 1 - k]
         if len(_ROWS) >= _ROWS_MAX:
             _ROWS.clear()
-        rows = _ROWS[key] = (held, depth)
+        rows = _ROWS[key] = (held, depth, lower)
     return rows
 
 
 class Louis(Game):
-    """The "Louis" Patience / St. Louis on RULES.md section 4 (see the module docstring)."""
+    """The "Louis" Patience / St. Louis on docs/rules.md section 4 (see the module docstring)."""
 
     name = "Louis"
     n_packs = 2
@@ -187,7 +198,12 @@ class Louis(Game):
             [
                 ("packet_top", (N_PACKETS, 52), "one-hot of each packet's top card (packets a..m, no j)"),
                 ("packet_cards", (N_PACKETS, 52), "copies of each card in each packet / 2"),
-                ("packet_depth", (N_PACKETS, 52), "cards lying on the card's uppermost copy / 16, capped"),
+                ("packet_depth", (N_PACKETS, 52), "cards lying on the card's uppermost copy, d / (d + 8)"),
+                (
+                    "packet_depth_lower",
+                    (N_PACKETS, 52),
+                    "both copies in the packet: cards lying on the lower copy, d / (d + 8); else 0",
+                ),
                 ("available", (N_PACKETS,), "1: the packet's top card may move now"),
                 ("blocked", (N_PACKETS,), "1: the packet has a top card that may not move now"),
                 ("turned", (52,), "one-hot of the turned card (Cadogan deal)"),
@@ -202,6 +218,7 @@ class Louis(Game):
         lay = self.layout
         self._o_cards = lay.offset("packet_cards")
         self._o_depth = lay.offset("packet_depth")
+        self._o_lower = lay.offset("packet_depth_lower")
         self._o_avail = lay.offset("available")
         self._o_blocked = lay.offset("blocked")
         self._o_turned = lay.offset("turned")
@@ -317,7 +334,7 @@ class Louis(Game):
             if pile and not (cadogan and not self.fresh[p]):
                 tops[p] = pile[-1]
         ids: list[int] = []
-        for s, c in enumerate(tops + [self.turned]):
+        for s, c in enumerate([*tops, self.turned]):
             if c >= 0:
                 suit, rank = SUIT[c], RANK[c]
                 if rank == found[suit] + 1:
@@ -410,14 +427,17 @@ class Louis(Game):
         hot: list[int] = []
         held: list[np.ndarray] = []
         depth: list[np.ndarray] = []
+        lower: list[np.ndarray] = []
         for p, pile in enumerate(self.packets):
             if not pile:
                 held.append(_EMPTY_ROW)
                 depth.append(_EMPTY_ROW)
+                lower.append(_EMPTY_ROW)
                 continue
             rows = _packet_rows(pile)
             held.append(rows[0])
             depth.append(rows[1])
+            lower.append(rows[2])
             hot.append(p * 52 + pile[-1])
             hot.append((self._o_blocked if cadogan and not self.fresh[p] else self._o_avail) + p)
         if self.turned >= 0:
@@ -429,6 +449,7 @@ class Louis(Game):
         size = N_PACKETS * 52
         out[self._o_cards : self._o_cards + size] = np.concatenate(held)
         out[self._o_depth : self._o_depth + size] = np.concatenate(depth)
+        out[self._o_lower : self._o_lower + size] = np.concatenate(lower)
         o = self._o_found
         out[o : o + 8] = self.found
         out[o : o + 8] /= 13.0
