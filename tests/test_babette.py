@@ -13,30 +13,24 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.core.cards import NAME, ordered_pack
+from agents.heuristics.babette import heuristic
+from patience_gym.core.cards import RANKS, SUITS, card_name, names, parse_card
 from patience_gym.core.game import IllegalMove
-from patience_gym.games.babette import EMPTY, Babette
-from patience_gym.testing import act, action_id, check_position, legal_moves_text
-
-SUITS = "CDHS"
+from patience_gym.core.moves import Move
+from patience_gym.games.babette import DOWN_ROW, EMPTY, SUIT_PILES, TABLE, UP_ROW, Babette, Kind
+from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
 
 
 def babette_deck(rows: list[str], rest: str = "") -> list[str]:
-    """A two-pack deck that deals ``rows`` (8 cards each, left to right) then ``rest``.
-
-    Cards not named follow in A..K, C D H S order, each pack's copy in turn.
-    """
-    named = [c for r in rows for c in r.split()] + rest.split()
+    """A two-pack deck that deals ``rows`` (8 cards each, left to right) then ``rest``, then the
+    cards not named in the ordered packs' order (:func:`rest_of_pack`)."""
     assert all(len(r.split()) == 8 for r in rows), "a garden row holds 8 cards"
-    pool = [NAME[c] for c in ordered_pack(2)]
-    for c in named:
-        pool.remove(c)  # raises when a card is named three times
-    return named + pool
+    named = deck(" ".join([*rows, rest]))
+    return named + rest_of_pack(named, 2)
 
 
 def orderly_row(k: int) -> str:
-    ranks = "A23456789TJQK"
-    return " ".join([ranks[k - 1] + s for s in SUITS] + [ranks[13 - k] + s for s in SUITS])
+    return " ".join([RANKS[k - 1] + s for s in SUITS] + [RANKS[13 - k] + s for s in SUITS])
 
 
 ORDERLY = babette_deck([orderly_row(k) for k in range(1, 14)])
@@ -56,7 +50,17 @@ def game_for(deck: list[str] = ORDERLY) -> Babette:
 
 def garden(g: Babette) -> list[list[str]]:
     """The grid as card names, ``..`` for an empty place."""
-    return [[".." if x == EMPTY else NAME[x] for x in row] for row in g.grid]
+    return [[".." if x == EMPTY else card_name(x) for x in row] for row in g.grid]
+
+
+def up(g: Babette) -> list[int]:
+    """Cards on the ascending foundations, C D H S."""
+    return [len(pile) for pile in g.foundations[UP_ROW : UP_ROW + 4]]
+
+
+def down(g: Babette) -> list[int]:
+    """Cards on the descending foundations, C D H S."""
+    return [len(pile) for pile in g.foundations[DOWN_ROW : DOWN_ROW + 4]]
 
 
 def cells(text: str) -> list[str]:
@@ -80,12 +84,21 @@ def play_row(g: Babette, r: int) -> None:
 def test_the_action_table_names_every_garden_place_and_both_foundations() -> None:
     g = Babette()
     assert g.n_actions == 2 * 13 * 8 + 2
+    assert TABLE.ids(Kind.UP) == range(104) and TABLE.ids(Kind.DOWN) == range(104, 208)
     for r in range(13):
         for c in range(8):
-            for pile in ("up", "down"):
+            for pile, kind in (("up", Kind.UP), ("down", Kind.DOWN)):
                 m = g.moves[action_id(g, place(r, c, pile))]
-                assert (m.kind, divmod(m.src, 8)) == (pile, (r, c))
-    assert [m.kind for m in g.moves[-2:]] == ["deal", "redeal"]
+                assert (m.kind, divmod(m.src, 8)) == (kind, (r, c))
+    assert [m.kind for m in g.moves[-2:]] == [Kind.DEAL, Kind.REDEAL]
+    assert TABLE.first[Kind.DEAL] == 208 and TABLE.first[Kind.REDEAL] == 209
+
+
+def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_card_move() -> None:
+    g = game_for()
+    with pytest.raises(AssertionError):
+        g._apply(Move("up", 0, UP_ROW))  # type: ignore[arg-type]  # a string, not Kind.UP
+    assert g.foundation_cards == 0 and garden(g)[0][0] == "AC"
 
 
 def test_describe_names_the_card_its_place_and_the_foundation() -> None:
@@ -98,7 +111,7 @@ def test_the_first_row_is_laid_out_by_the_deal() -> None:
     g = game_for()
     assert garden(g) == [orderly_row(1).split()]
     assert len(g.pack) == 96
-    assert g.pack_order()[:8] == [NAME.index(c) for c in orderly_row(2).split()], "the pack deals on in order"
+    assert names(g.pack_order()[:8]) == orderly_row(2).split(), "the pack deals on in order"
 
 
 def test_dealing_a_row_is_one_action_and_the_new_row_blocks_the_one_above() -> None:
@@ -139,7 +152,7 @@ def test_a_released_card_stays_available_when_later_rows_are_dealt() -> None:
     # first edition's reading made JC and TC cover it, as the last cards of a column pile).
     assert g.is_available(0, 0)
     act(g, "2C " + place(0, 0, "up"))
-    assert g.up[0] == 2
+    assert up(g)[0] == 2
     check_position(g)
 
 
@@ -157,7 +170,7 @@ def test_a_column_can_hold_several_available_cards() -> None:
     act(g, "2C " + place(0, 0, "up"))
     act(g, "3C " + place(2, 1, "up"))
     assert g.is_available(1, 1), "8D is released by 3C"
-    assert g.up[0] == 3 and garden(g)[2][0] == "JC"
+    assert up(g)[0] == 3 and garden(g)[2][0] == "JC"
     check_position(g)
 
 
@@ -195,7 +208,7 @@ def test_first_ace_starts_the_up_pile_and_first_king_the_down_pile() -> None:
     assert "KC " + place(0, 4, "down") in moves and "KC " + place(0, 4, "up") not in moves
     act(g, "AC " + place(0, 0, "up"))
     act(g, "KC " + place(0, 4, "down"))
-    assert g.up == [1, 0, 0, 0] and g.down == [1, 0, 0, 0]
+    assert up(g) == [1, 0, 0, 0] and down(g) == [1, 0, 0, 0]
     check_position(g)
 
 
@@ -221,7 +234,7 @@ def test_an_ace_goes_on_a_king_pile_only_once_its_ascending_pile_is_started() ->
     act(g, "deal a row")
     for c in range(4):
         act(g, place(1, c, "down"))
-    assert g.down[0] == 12 and g.up[0] == 0, "the clubs king pile is down to 2C"
+    assert down(g)[0] == 12 and up(g)[0] == 0, "the clubs king pile is down to 2C"
     # the first ace of the suit starts the ascending pile: it may not go onto the king pile
     for c in (4, 5):
         assert g.is_legal(action_id(g, place(1, c, "up")))
@@ -230,7 +243,7 @@ def test_an_ace_goes_on_a_king_pile_only_once_its_ascending_pile_is_started() ->
     # now the second ace ends the king pile
     assert not g.is_legal(action_id(g, place(1, 5, "up")))
     act(g, "AC " + place(1, 5, "down"))
-    assert g.down[0] == 13 and g.up[0] == 1
+    assert down(g)[0] == 13 and up(g)[0] == 1
     check_position(g)
 
 
@@ -242,14 +255,14 @@ def test_a_king_goes_on_an_ace_pile_only_once_its_descending_pile_is_started() -
     act(g, "deal a row")
     for c in range(4):
         act(g, place(1, c, "up"))
-    assert g.up[2] == 12 and g.down[2] == 0
+    assert up(g)[2] == 12 and down(g)[2] == 0
     for c in (4, 5):
         assert g.is_legal(action_id(g, place(1, c, "down")))
         assert not g.is_legal(action_id(g, place(1, c, "up")))
     act(g, "KH " + place(1, 4, "down"))
     assert not g.is_legal(action_id(g, place(1, 5, "down")))
     act(g, "KH " + place(1, 5, "up"))
-    assert g.up[2] == 13 and g.down[2] == 1
+    assert up(g)[2] == 13 and down(g)[2] == 1
     check_position(g)
 
 
@@ -260,9 +273,9 @@ def test_foundations_follow_suit_and_sequence() -> None:
     act(g, "2H " + place(1, 2, "up"))
     with pytest.raises(IllegalMove):
         g.apply(action_id(g, place(1, 2, "up")))  # the place is empty now
-    assert g.up == [1, 1, 2, 1]
+    assert up(g) == [1, 1, 2, 1]
     act(g, "QS " + place(1, 7, "down"))
-    assert g.down == [1, 1, 1, 2]
+    assert down(g) == [1, 1, 1, 2]
     # 2C cannot go down (the clubs down pile wants QC) and QC cannot go up
     assert not g.is_legal(action_id(g, place(1, 0, "down")))
     assert not g.is_legal(action_id(g, place(1, 4, "up")))
@@ -274,13 +287,13 @@ def test_a_card_that_fits_both_piles_goes_where_the_player_chooses() -> None:
         play_row(g, r)
         act(g, "deal a row")
     # row 6: eight sevens; up piles are at 6, down piles at 8: every seven fits both
-    assert g.up == [6] * 4 and g.down == [6] * 4
+    assert up(g) == [6] * 4 and down(g) == [6] * 4
     moves = legal_moves_text(g)
     for i, c in enumerate(orderly_row(7).split()):
         assert f"{c} {place(6, i, 'up')}" in moves
         assert f"{c} {place(6, i, 'down')}" in moves
     act(g, "7C " + place(6, 0, "down"))
-    assert g.down[0] == 7 and g.up[0] == 6
+    assert down(g)[0] == 7 and up(g)[0] == 6
     # the other 7C now fits only the up pile
     assert not g.is_legal(action_id(g, place(6, 4, "down")))
     act(g, "7C " + place(6, 4, "up"))
@@ -289,7 +302,7 @@ def test_a_card_that_fits_both_piles_goes_where_the_player_chooses() -> None:
 
 def test_nothing_is_built_in_the_garden() -> None:
     kinds = {m.kind for m in Babette().moves}
-    assert kinds == {"up", "down", "deal", "redeal"}, "every card move goes to a foundation"
+    assert kinds == {Kind.UP, Kind.DOWN, Kind.DEAL, Kind.REDEAL}, "every card move goes to a foundation"
 
 
 # ---- pack and re-deals --------------------------------------------------------------------------
@@ -333,7 +346,7 @@ def test_redeal_gathers_the_columns_in_the_rule_book_order() -> None:
     # first, each column from its first-dealt card
     new_pack = ["2S", "AS", "2H", "AH", "2D", "AD", "2C", "AC", "KS", "KH", "KD", "KC"]
     assert garden(g) == [new_pack[:8]], "the re-deal lays out the first row of the new pack"
-    assert [NAME[c] for c in g.pack_order()] == new_pack[8:]
+    assert names(g.pack_order()) == new_pack[8:]
     assert g.redeals == 1
     check_position(g)
 
@@ -347,7 +360,7 @@ def test_gathering_skips_vacancies_and_keeps_dealing_order() -> None:
     # vacancies at the top of columns 0 and 7, under which 12 rows were dealt
     assert garden(g)[0][0] == ".." and garden(g)[0][7] == ".." and len(g.grid) == 13
     act(g, "re-deal the garden")
-    order = [NAME[c] for c in g.grid[0]] + [NAME[c] for c in g.pack_order()]
+    order = names(g.grid[0]) + names(g.pack_order())
     # column 7 first, from its first-dealt card (QS, row 1) to its last (AS, row 12)
     assert order[:13] == ["QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "AS", "KH"]
     assert order[-12:] == ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC"]
@@ -363,7 +376,7 @@ def test_two_redeals_and_no_more() -> None:
             act(g, "re-deal the garden")
     assert g.redeals == 2 and g.pack == []
     assert not g.is_legal(action_id(g, "re-deal the garden"))
-    assert all(m.kind in ("up", "down") for m in (g.moves[a] for a in g.legal_actions()))
+    assert all(m.kind in (Kind.UP, Kind.DOWN) for m in (g.moves[a] for a in g.legal_actions()))
     assert g.extra_info() == {"redeals_left": 0}
 
 
@@ -376,7 +389,7 @@ def test_the_pack_stays_hidden() -> None:
     b = babette_deck([orderly_row(1)], rest="9H 5C")
     ga, gb = game_for(a), game_for(b)
     assert np.array_equal(ga.observation(), gb.observation())
-    assert ga.heuristic() == gb.heuristic()
+    assert heuristic(ga) == heuristic(gb)
     act(ga, "deal a row")
     act(gb, "deal a row")
     assert not np.array_equal(ga.observation(), gb.observation()), "dealt cards are seen"
@@ -388,8 +401,8 @@ def test_observation_shows_each_card_in_its_place_and_what_is_available() -> Non
     act(g, "deal a row")
     obs = g.observation()
     grid = g.layout.view(obs, "garden")
-    assert grid[0, 1, NAME.index("AD")] == 1 and grid[0, 1].sum() == 1
-    assert grid[1, 0, NAME.index("2C")] == 1
+    assert grid[0, 1, parse_card("AD")] == 1 and grid[0, 1].sum() == 1
+    assert grid[1, 0, parse_card("2C")] == 1
     assert grid[0, 0].sum() == 0, "the vacancy holds no card"
     assert grid[2:].sum() == 0, "no row dealt there yet"
     avail = g.layout.view(obs, "available")
@@ -397,8 +410,8 @@ def test_observation_shows_each_card_in_its_place_and_what_is_available() -> Non
     assert g.layout.view(obs, "rows_dealt")[0] == pytest.approx(2 / 13)
     assert g.layout.view(obs, "foundation")[0] == pytest.approx(1 / 13)
     unseen = g.layout.view(obs, "unseen")
-    assert unseen[NAME.index("AC")] == pytest.approx(0.5), "one AC on a pile, the other in the pack"
-    assert unseen[NAME.index("2C")] == pytest.approx(0.5) and unseen[NAME.index("7H")] == 1.0
+    assert unseen[parse_card("AC")] == pytest.approx(0.5), "one AC on a pile, the other in the pack"
+    assert unseen[parse_card("2C")] == pytest.approx(0.5) and unseen[parse_card("7H")] == 1.0
     assert g.layout.view(obs, "pack_size")[0] == pytest.approx(88 / 104)
     assert g.layout.view(obs, "redeals_left")[0] == 1.0
 
@@ -409,10 +422,10 @@ def test_the_heuristic_never_prefers_a_deal_to_a_foundation_move() -> None:
     dealt = g.clone()
     dealt.apply(action_id(g, "deal a row"))
     for a in g.legal_actions():
-        if g.moves[a].kind in ("up", "down"):
+        if g.moves[a].kind in (Kind.UP, Kind.DOWN):
             played = g.clone()
             played.apply(a)
-            assert played.heuristic() > dealt.heuristic()
+            assert heuristic(played) > heuristic(dealt)
 
 
 # ---- whole games --------------------------------------------------------------------------------
@@ -458,4 +471,4 @@ def test_a_stuck_game_ends_lost_once_pack_and_redeals_are_spent() -> None:
     assert info["won"] is False and not info["action_mask"].any()
     assert game.pack == [] and game.redeals == 2 and game.garden_cards()
     for _, x in game.available_places():  # no available card fits a foundation
-        assert not game.fits_up(x) and not game.fits_down(x)
+        assert not any(game.fits(f, x) for f in SUIT_PILES[x])

@@ -1,25 +1,15 @@
 """Babette (Cadogan; docs/rules.md section 3). Two packs.
 
-Rules in brief. Eight foundations, two per suit: the first ace of a suit to be played starts its
-ascending pile (A -> K in suit), the first king its descending pile (K -> A in suit); the second
-ace and king of a suit are ordinary cards. An ace goes onto a king pile only once its suit's
-ascending pile has been started, and a king onto an ace pile only once its descending pile has.
+Rules in brief. Eight foundations, two per suit: the first ace of a suit starts its ascending pile,
+the first king its descending pile; the second ace and king are ordinary cards. The garden is a
+grid of rows of 8, dealt one row per action below the last; only the next row blocks, so a card is
+available when the place directly below it is empty (not dealt yet, or vacated; vacancies are never
+refilled). The only move is an available garden card to a foundation of its suit. When the pack is
+out the garden may be gathered column by column and re-dealt, twice. Won with all 104 cards on the
+foundations.
 
-The garden is a grid: rows of 8 places dealt left to right, each row laid out under the one before
-(row 0 on top, column 0 on the left). Dealing a row is one action (a row is finished before
-anything is played from it); the last row may be short. Only the next row blocks (Cadogan rule
-III): a garden card is available when the place directly below it (same column, next row) is
-empty, because it has not been dealt yet or because its card was played. Vacancies are never
-refilled, so a card once released stays available when later rows are dealt, and a column can
-hold several available cards at once. The only move is an available garden card to a foundation of
-its suit; a card that fits both piles of its suit goes where the player chooses. Nothing is built
-in the garden. When the pack is exhausted the garden may be gathered and re-dealt, twice: column 0
-(left) is picked up, column 1 put under it, and so on, skipping vacancies, and the pack turned
-over, so the new pack starts with the rightmost non-empty column, each column from its first-dealt
-card to its last, then the next column to the left. Won when all 104 cards are on the foundations.
-
-Action table (210 ids, fixed). A garden place is ``p = 8 * row + column`` (row 0-12, column 0-7);
-104 cards make at most 13 rows of 8, so 104 places name every card the garden can hold.
+Action table (210 ids, fixed). A garden place is ``p = 8 * row + column`` (row 0-12 from the top,
+column 0-7 from the left): 104 cards make at most 13 rows of 8.
 
 ======= ====================================================================
 id      move
@@ -31,69 +21,114 @@ id      move
 ======= ====================================================================
 
 ``describe`` names the card, its place and the foundation: ``"7H garden row 3 col 5 -> up
-foundation"``. Foundation piles are numbered 0-3 (up; C D H S) and 4-7 (down; C D H S) in the
-observation.
+foundation"``. The foundations are numbered 0-3 (up; C D H S) and 4-7 (down; C D H S).
 
 Observation segments (``layout.describe()``), laid out like the action table where they concern
 places:
 
-- ``garden`` (13, 8, 52): at each place (row, column), one-hot over the card lying there; all zero
-  where the place is empty (its card was played, or no card has been dealt there).
+- ``garden`` (13, 8, 52): one-hot over the card at each place (row, column); 0 where it is empty.
 - ``available`` (13, 8): 1 where the place holds an available card.
 - ``rows_dealt`` (1,): rows laid out in the current garden / 13 (the next row goes below them).
-- ``foundation`` (8,): cards on each pile / 13 (up C D H S, then down C D H S).
-- ``unseen`` (52,): copies of each card in the pack / 2: only the complement of what is on the
-  table, never the pack's order.
+- ``foundation`` (8,): cards on each foundation / 13, in foundation order.
+- ``unseen`` (52,): copies of each card in the pack / 2: the complement of the table, never the
+  pack's order, even after a re-deal.
 - ``pack_size`` (1,): cards in the pack / 104. ``redeals_left`` (1,): re-deals still allowed / 2.
 
-Choices where the rule book is silent (documented, tested):
+Choices where docs/rules.md is silent (documented, tested):
 
-- A new row goes into the next row of the grid and puts one card in every column, whether the
-  place above it holds a card or is vacant: "vacancies are never refilled" means no card is moved
-  into a gap, and the place below a vacancy is a new place, not the gap. So a card released by a
-  vacancy below it stays available however many rows follow.
-- Places a short last row does not reach count as empty, like vacated ones: the card above is
-  available. A row whose cards have all been played still counts as a row: the next row goes
-  below it (this changes nothing for the rules: an empty row blocks nothing).
-- The first row of the garden is laid out by the deal, and the re-deal action lays out the first
-  row of the new pack at once: the player has no choice about it (rule book "automatic steps"),
-  and otherwise the only legal action would be the forced "deal a row". Later rows are dealt by
-  action 208, whenever the player likes while the pack lasts.
-- The re-deal is allowed whenever the pack is exhausted and a re-deal is left (the rule book);
-  Cadogan gathers "when all available cards have been played", which the rule book does not
-  require.
-- The pack's order is not observed, even after a re-deal, when a player who memorised the garden
-  could know it: only face-up cards are shown.
+- A new row puts one card in every column, under a vacancy too: no card moves into a gap, so a
+  released card stays available however many rows follow. A short last row's missing places are
+  empty, like vacated ones. A row whose cards have all been played still counts as a row.
+- The first row of the garden is laid out by the deal and by each re-deal (an automatic step: it
+  would be the only legal action); later rows are dealt whenever the player likes.
+- The re-deal is allowed whenever the pack is out and a re-deal is left (Cadogan's "when all
+  available cards have been played" is not enforced).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
+from enum import Enum
 from typing import Any, ClassVar
 
 import numpy as np
 
-from patience_gym.core.cards import ACE, KING, N_KINDS, NAME, RANK, SUIT, SUITS, card, card_name
-from patience_gym.core.game import Game, Move, ObsLayout, Option
+from patience_gym.core.cards import ACE, KING, N_KINDS, NAME, RANK, SUIT, SUITS, card
+from patience_gym.core.foundations import EMPTY as NO_TOP
+from patience_gym.core.foundations import FoundationRow, Pile, count_cards
+from patience_gym.core.game import Game, ObsLayout, Option
+from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.vocabulary import SAME_SUIT_DOWN, SAME_SUIT_UP
 
 N_COLS = 8
 N_ROWS = 13  # 104 cards, 8 a row
 N_PLACES = N_ROWS * N_COLS
 N_REDEALS = 2
 N_CARDS = 2 * N_KINDS
+N_SUITS = len(SUITS)
 EMPTY = -1  # a garden place with no card: vacated, or not dealt in a short last row
-_UP0, _DOWN0, _DEAL, _REDEAL = 0, N_PLACES, 2 * N_PLACES, 2 * N_PLACES + 1
-_N_ACTIONS = 2 * N_PLACES + 2
+
+# ---- the foundations ----------------------------------------------------------------------------
+
+#: Two rows of one pile per suit (C D H S): the ascending piles 0-3, started by the suit's ace and
+#: built up in suit, then the descending piles 4-7, started by the king and built down in suit.
+#: A card goes to pile ``row + SUIT[card]`` of a row.
+UP_ROW, DOWN_ROW = 0, N_SUITS
+FOUNDATIONS = FoundationRow(
+    tuple(Pile(SAME_SUIT_UP, starts=frozenset({card(ACE, s)})) for s in range(N_SUITS))
+    + tuple(Pile(SAME_SUIT_DOWN, starts=frozenset({card(KING, s)})) for s in range(N_SUITS))
+)
+_BUILD = FOUNDATIONS.fits  # _BUILD[f][top card, or NO_TOP][c]
+#: SUIT_PILES[c]: the two foundations of c's suit (its ascending pile, then its descending one).
+SUIT_PILES = tuple((UP_ROW + SUIT[c], DOWN_ROW + SUIT[c]) for c in range(N_KINDS))
+#: The rank that would complete each foundation (king up, ace down), and the suit's other pile: a
+#: card of that rank starts the other pile until that pile is started.
+_LAST_RANK = (KING,) * N_SUITS + (ACE,) * N_SUITS
+_OTHER_PILE = tuple((f + N_SUITS) % (2 * N_SUITS) for f in range(2 * N_SUITS))
+
+# ---- the action table ---------------------------------------------------------------------------
 
 
-def _table() -> tuple[Move, ...]:
-    def place(p: int) -> str:
-        return f"garden row {p // N_COLS} col {p % N_COLS}"
+class Kind(Enum):
+    UP = "up"  # an available garden card to its suit's ascending foundation
+    DOWN = "down"  # ... to its suit's descending foundation
+    DEAL = "deal"  # deal a row from the pack
+    REDEAL = "redeal"  # gather the garden into a new pack and lay out its first row
 
-    moves = [Move("up", p, text=f"{place(p)} -> up foundation") for p in range(N_PLACES)]
-    moves += [Move("down", p, text=f"{place(p)} -> down foundation") for p in range(N_PLACES)]
-    moves += [Move("deal", text="deal a row"), Move("redeal", text="re-deal the garden")]
-    return tuple(moves)
+
+def place_name(p: int) -> str:
+    return f"garden row {p // N_COLS} col {p % N_COLS}"
+
+
+#: A card move's ``src`` is its garden place and ``dst`` the foundation row it goes to.
+TABLE = MoveTable.build(
+    (Kind.UP, [Move(Kind.UP, p, UP_ROW, f"{place_name(p)} -> up foundation") for p in range(N_PLACES)]),
+    (
+        Kind.DOWN,
+        [Move(Kind.DOWN, p, DOWN_ROW, f"{place_name(p)} -> down foundation") for p in range(N_PLACES)],
+    ),
+    (Kind.DEAL, [Move(Kind.DEAL, text="deal a row")]),
+    (Kind.REDEAL, [Move(Kind.REDEAL, text="re-deal the garden")]),
+)
+_UP0, _DOWN0 = TABLE.first[Kind.UP], TABLE.first[Kind.DOWN]
+_DEAL, _REDEAL = TABLE.first[Kind.DEAL], TABLE.first[Kind.REDEAL]
+
+# ---- the garden ---------------------------------------------------------------------------------
+
+#: The row below the last one dealt: all its places are empty (not dealt yet).
+_NOT_DEALT = (EMPTY,) * N_COLS
+_COLUMNS = range(N_COLS)
+
+
+def released(row: Sequence[int], below: Sequence[int]) -> list[int]:
+    """Cadogan rule III, over one garden row: the columns where the place holds a card and the
+    place directly below it (``below``: the next row, same column) is empty. Only the next row
+    blocks."""
+    found = []
+    for c in _COLUMNS:  # a loop, not a comprehension: this is the hot path of every step
+        if row[c] != EMPTY and below[c] == EMPTY:
+            found.append(c)
+    return found
 
 
 def gather(grid: list[list[int]]) -> list[int]:
@@ -106,7 +141,7 @@ def gather(grid: list[list[int]]) -> list[int]:
     return [row[c] for c in reversed(range(N_COLS)) for row in grid if row[c] != EMPTY]
 
 
-class Babette(Game):
+class Babette(Game[Kind]):
     """Babette on the rules of docs/rules.md section 3 (see the module docstring for the table)."""
 
     name = "Babette"
@@ -116,35 +151,37 @@ class Babette(Game):
     # reached by a game that is still making progress.
     default_max_steps = 400
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
-    STATE = ("grid", "pack", "up", "down", "redeals")
-    MOVES = _table()
+    STATE = ("grid", "pack", "foundations", "redeals")
+    LAYOUT = ObsLayout(
+        [
+            ("garden", (N_ROWS, N_COLS, N_KINDS), "one-hot card at each place (row, column); 0: empty"),
+            ("available", (N_ROWS, N_COLS), "1 where the place holds an available card"),
+            ("rows_dealt", (1,), "rows laid out in the current garden / 13"),
+            ("foundation", (8,), "cards on each pile / 13: up C D H S, then down C D H S"),
+            ("unseen", (N_KINDS,), "copies of each card in the pack / 2 (never their order)"),
+            ("pack_size", (1,), "cards in the pack / 104"),
+            ("redeals_left", (1,), "re-deals still allowed / 2"),
+        ]
+    )
 
     def configure(self) -> None:
-        self.moves = self.MOVES
-        self.layout = ObsLayout(
-            [
-                ("garden", (N_ROWS, N_COLS, N_KINDS), "one-hot card at each place (row, column); 0: empty"),
-                ("available", (N_ROWS, N_COLS), "1 where the place holds an available card"),
-                ("rows_dealt", (1,), "rows laid out in the current garden / 13"),
-                ("foundation", (8,), "cards on each pile / 13: up C D H S, then down C D H S"),
-                ("unseen", (N_KINDS,), "copies of each card in the pack / 2 (never their order)"),
-                ("pack_size", (1,), "cards in the pack / 104"),
-                ("redeals_left", (1,), "re-deals still allowed / 2"),
-            ]
-        )
+        self.moves = TABLE.moves
+        self.layout = self.LAYOUT
+        # The garden and the available places are set with one indexed write (see observe).
+        self._o_garden = self.layout.offset("garden")
         self._o_avail = self.layout.offset("available")
-        self._o_rows = self.layout.offset("rows_dealt")
-        self._o_found = self.layout.offset("foundation")
-        self._o_unseen = self.layout.offset("unseen")
-        self._o_pack = self.layout.offset("pack_size")
+        self._s_rows = self.layout.slice("rows_dealt")
+        self._s_found = self.layout.slice("foundation")
+        self._s_unseen = self.layout.slice("unseen")
+        self._s_pack = self.layout.slice("pack_size")
+        self._s_redeals = self.layout.slice("redeals_left")
 
     # ---- dealing ------------------------------------------------------------------------------
 
     def deal(self, pack: list[int]) -> None:
         self.grid: list[list[int]] = []  # grid[row][column], row 0 dealt first
         self.pack = pack[::-1]  # pack[-1] is the next card dealt
-        self.up = [0, 0, 0, 0]  # cards on each suit's ascending pile (top rank == count)
-        self.down = [0, 0, 0, 0]  # cards on each suit's descending pile (top rank == 14 - count)
+        self.foundations: list[list[int]] = [[] for _ in FOUNDATIONS.piles]  # cards bottom first
         self.redeals = 0
         self._deal_row()
 
@@ -160,102 +197,113 @@ class Babette(Game):
     # ---- the rules ----------------------------------------------------------------------------
 
     def is_available(self, row: int, col: int) -> bool:
-        """A card lies at (row, col) and the place directly below it is empty (only the next
-        row blocks; a place not dealt yet or vacated is empty alike)."""
+        """A card lies at (row, col) and the place below it is empty (:func:`released`)."""
         grid = self.grid
-        if row >= len(grid) or grid[row][col] == EMPTY:
-            return False
-        return row + 1 == len(grid) or grid[row + 1][col] == EMPTY
+        below = grid[row + 1] if row + 1 < len(grid) else _NOT_DEALT
+        return row < len(grid) and col in released(grid[row], below)
 
-    def available_places(self) -> Iterator[tuple[int, int]]:
+    def available_places(self) -> list[tuple[int, int]]:
         """Every place holding an available card, with that card, in place order."""
         grid = self.grid
         last = len(grid) - 1
-        for r, row in enumerate(grid):
-            below = grid[r + 1] if r < last else None
-            for c, x in enumerate(row):
-                # the same test as is_available, unrolled over a row for the mask's sake
-                if x != EMPTY and (below is None or below[c] == EMPTY):
-                    yield r * N_COLS + c, x
+        return [
+            (r * N_COLS + c, row[c])
+            for r, row in enumerate(grid)
+            for c in released(row, grid[r + 1] if r < last else _NOT_DEALT)
+        ]
 
-    def fits_up(self, c: int) -> bool:
-        """``c`` goes on its suit's ascending pile: the next rank, and a king only once the suit's
-        descending pile is started (else it is that pile's first king)."""
-        s, r = SUIT[c], RANK[c]
-        return self.up[s] == r - 1 and (r != KING or self.down[s] > 0)
+    def card_at(self, p: int) -> int | None:
+        """The available card at garden place ``p``, or ``None`` when there is none."""
+        r, c = divmod(p, N_COLS)
+        return self.grid[r][c] if self.is_available(r, c) else None
 
-    def fits_down(self, c: int) -> bool:
-        """``c`` goes on its suit's descending pile: the next rank down, and an ace only once the
-        suit's ascending pile is started (else it is that pile's first ace)."""
-        s, r = SUIT[c], RANK[c]
-        return self.down[s] == KING - r and (r != ACE or self.up[s] > 0)
+    def fits(self, f: int, c: int) -> bool:
+        """``c`` goes on foundation ``f`` now: the pile's build (:data:`FOUNDATIONS`), and a card
+        that would complete it (a king up, an ace down) only once the suit's other pile is
+        started: before that, that card is the one that starts the other pile."""
+        piles = self.foundations
+        pile = piles[f]
+        # FOUNDATIONS.accepts(piles, f, c), read straight from its table: this is the hot path.
+        return _BUILD[f][pile[-1] if pile else NO_TOP][c] and (
+            RANK[c] != _LAST_RANK[f] or bool(piles[_OTHER_PILE[f]])
+        )
 
-    def is_legal(self, action: int) -> bool:
-        move = self.moves[action]
-        kind = move.kind
-        if kind == "deal":
-            return bool(self.pack)
-        if kind == "redeal":
-            return not self.pack and self.redeals < N_REDEALS and self._garden_holds_cards()
-        r, c = divmod(move.src, N_COLS)
-        if not self.is_available(r, c):
+    def _may_deal(self) -> bool:
+        return bool(self.pack)
+
+    def _may_redeal(self) -> bool:
+        """The pack is out, a re-deal is left, and the garden holds cards to gather."""
+        if self.pack or self.redeals == N_REDEALS:
             return False
-        x = self.grid[r][c]
-        return self.fits_up(x) if kind == "up" else self.fits_down(x)
-
-    def _garden_holds_cards(self) -> bool:
         return any(x != EMPTY for row in self.grid for x in row)
 
+    def is_legal(self, action: int) -> bool:
+        move = TABLE[action]
+        match move.kind:
+            case Kind.UP | Kind.DOWN:
+                x = self.card_at(move.src)
+                return x is not None and self.fits(move.dst + SUIT[x], x)
+            case Kind.DEAL:
+                return self._may_deal()
+            case Kind.REDEAL:
+                return self._may_redeal()
+            case _:
+                assert_never(move.kind)
+
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(_N_ACTIONS, dtype=bool)
+        mask = np.zeros(len(TABLE), dtype=bool)
+        fits = self.fits
         for p, x in self.available_places():
-            mask[_UP0 + p] = self.fits_up(x)
-            mask[_DOWN0 + p] = self.fits_down(x)
-        if self.pack:
-            mask[_DEAL] = True
-        else:
-            mask[_REDEAL] = self.redeals < N_REDEALS and self._garden_holds_cards()
+            up, down = SUIT_PILES[x]
+            if fits(up, x):
+                mask[_UP0 + p] = True
+            if fits(down, x):
+                mask[_DOWN0 + p] = True
+        mask[_DEAL] = self._may_deal()
+        mask[_REDEAL] = self._may_redeal()
         return mask
 
-    def _apply(self, move: Move) -> None:
-        kind = move.kind
-        if kind in ("up", "down"):
-            r, c = divmod(move.src, N_COLS)
-            x = self.grid[r][c]
-            self.grid[r][c] = EMPTY  # a vacancy, never refilled
-            (self.up if kind == "up" else self.down)[SUIT[x]] += 1
-        elif kind == "deal":
-            self._deal_row()
-        else:
-            self.pack = gather(self.grid)[::-1]
-            self.grid = []
-            self.redeals += 1
-            self._deal_row()  # automatic: the first row of the new pack
+    def _apply(self, move: Move[Kind]) -> None:
+        match move.kind:
+            case Kind.UP | Kind.DOWN:
+                r, c = divmod(move.src, N_COLS)
+                x = self.grid[r][c]
+                self.grid[r][c] = EMPTY  # a vacancy, never refilled
+                self.foundations[move.dst + SUIT[x]].append(x)
+            case Kind.DEAL:
+                self._deal_row()
+            case Kind.REDEAL:
+                self.pack = gather(self.grid)[::-1]
+                self.grid = []
+                self.redeals += 1
+                self._deal_row()  # automatic: the first row of the new pack
+            case _:
+                assert_never(move.kind)
 
     # ---- reading the state --------------------------------------------------------------------
 
     @property
     def foundation_cards(self) -> int:
-        return sum(self.up) + sum(self.down)
-
-    def _foundation_lists(self) -> tuple[list[int], list[int]]:
-        ups = [card(r, s) for s in range(4) for r in range(1, self.up[s] + 1)]
-        downs = [card(KING - k, s) for s in range(4) for k in range(self.down[s])]
-        return ups, downs
+        return count_cards(self.foundations)
 
     def garden_cards(self) -> list[int]:
         return [x for row in self.grid for x in row if x != EMPTY]
 
     def cards_in_play(self) -> list[int]:
-        ups, downs = self._foundation_lists()
-        return self.garden_cards() + self.pack + ups + downs
+        return self.garden_cards() + self.pack + [x for pile in self.foundations for x in pile]
 
-    def moving_card(self, move: Move) -> int | None:
-        if move.kind in ("up", "down"):
-            r, c = divmod(move.src, N_COLS)
-            if r < len(self.grid) and self.grid[r][c] != EMPTY:
-                return self.grid[r][c]
-        return None
+    def describe(self, action: int) -> str:
+        move = TABLE[action]
+        match move.kind:
+            case Kind.UP | Kind.DOWN:
+                # The card lying at the place names the move, available or not.
+                r, c = divmod(move.src, N_COLS)
+                x = self.grid[r][c] if r < len(self.grid) else EMPTY
+                return move.text if x == EMPTY else f"{NAME[x]} {move.text}"
+            case Kind.DEAL | Kind.REDEAL:
+                return move.text
+            case _:
+                assert_never(move.kind)
 
     def extra_info(self) -> dict[str, Any]:
         return {"redeals_left": N_REDEALS - self.redeals}
@@ -263,48 +311,32 @@ class Babette(Game):
     def observe(self, out: np.ndarray) -> None:
         seen = [0] * N_KINDS  # copies of each card on the table
         hot: list[int] = []
+        o_garden = self._o_garden
         for r, row in enumerate(self.grid):
             for c, x in enumerate(row):
                 if x != EMPTY:
-                    hot.append((r * N_COLS + c) * N_KINDS + x)  # the garden segment starts at 0
+                    hot.append(o_garden + (r * N_COLS + c) * N_KINDS + x)
                     seen[x] += 1
         hot += [self._o_avail + p for p, _ in self.available_places()]
         out[hot] = 1.0
-        ups, downs = self._foundation_lists()
-        for x in ups + downs:
-            seen[x] += 1
-        out[self._o_unseen : self._o_unseen + N_KINDS] = (2 - np.array(seen)) / 2.0
-        out[self._o_rows] = len(self.grid) / N_ROWS
-        f = self._o_found
-        for s in range(4):
-            out[f + s] = self.up[s] / 13.0
-            out[f + 4 + s] = self.down[s] / 13.0
-        out[self._o_pack] = len(self.pack) / N_CARDS
-        out[self._o_pack + 1] = (N_REDEALS - self.redeals) / N_REDEALS
-
-    def heuristic(self) -> float:
-        """Foundation cards first, then how many available garden cards fit a foundation.
-
-        Only foundation moves change the position in ways a player chooses between (up or down,
-        which copy of a card); the bonus stays under 9, so dealing a row (no card played) always
-        scores below a foundation move (+10) and the look at the dealt row cannot sway a choice.
-        Richer scores (cards an auto-play would clear; how deep the next card of each pile lies)
-        won no more games on deals 0-399, so the simple count stays.
-        """
-        playable = 0
-        for _, x in self.available_places():
-            playable += self.fits_up(x) + self.fits_down(x)
-        return 10.0 * self.foundation_cards + 9.0 * playable / (playable + 1)
+        for pile in self.foundations:
+            for x in pile:
+                seen[x] += 1
+        out[self._s_unseen] = (2 - np.array(seen)) / 2.0
+        out[self._s_rows] = len(self.grid) / N_ROWS
+        out[self._s_found] = [len(pile) / 13.0 for pile in self.foundations]
+        out[self._s_pack] = len(self.pack) / N_CARDS
+        out[self._s_redeals] = (N_REDEALS - self.redeals) / N_REDEALS
 
     def render(self) -> str:
-        def top(s: int, n: int, rank: int) -> str:
-            return card_name(card(rank, s)) if n else "--" + SUITS[s]
+        def top(f: int) -> str:
+            pile = self.foundations[f]
+            return NAME[pile[-1]] if pile else "--" + SUITS[f % N_SUITS]
 
-        ups = " ".join(top(s, self.up[s], self.up[s]) for s in range(4))
-        downs = " ".join(top(s, self.down[s], 14 - self.down[s]) for s in range(4))
         lines = [
             f"Babette  re-deals left {N_REDEALS - self.redeals}  pack: {len(self.pack)} cards",
-            f"up foundations: {ups}   down foundations: {downs}",
+            f"up foundations: {' '.join(map(top, range(N_SUITS)))}   "
+            f"down foundations: {' '.join(map(top, range(N_SUITS, 2 * N_SUITS)))}",
             "garden (* available, .. empty):",
             "     " + " ".join(f"c{c} " for c in range(N_COLS)).rstrip(),
         ]

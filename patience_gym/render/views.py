@@ -130,14 +130,7 @@ def nestor_view(g: Nestor) -> TableView:
 
 @view_of(Babette)
 def babette_view(g: Babette) -> TableView:
-    old: Any = g  # a rules core that still counts the cards of each pile (up, down)
-    tops = foundation_tops(  # up piles C D H S, then down piles C D H S
-        g,
-        lambda: (
-            [card(n, s) if n else None for s, n in enumerate(old.up)]
-            + [card(14 - n, s) if n else None for s, n in enumerate(old.down)]
-        ),
-    )
+    tops = [pile[-1] if pile else None for pile in g.foundations]  # up C D H S, then down C D H S
     places = [pack_place("pack", len(g.pack), 0, 0)]
     places += foundation_row(tops[:4], 1, 0, "up foundations", list(SUITS))
     places += foundation_row(tops[4:], 5, 0, "down foundations", list(SUITS))
