@@ -69,12 +69,12 @@ class RevisitPenalty(gym.Wrapper[Obs, Any, Obs, Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
         out = self.env.reset(seed=seed, options=options)
-        self.seen = {self.core.game.state_key()}
+        self.seen = {self.core.state_key()}
         return out
 
     def step(self, action: Any) -> Step:
         obs, reward, terminated, truncated, info = self.env.step(action)
-        key = self.core.game.state_key()
+        key = self.core.state_key()
         if key in self.seen:
             reward = float(reward) - self.penalty
         self.seen.add(key)

@@ -59,7 +59,7 @@ class GreedyPolicy:
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         game = env.game
         visits = self.visits
-        key = game.state_key()
+        key = env.state_key()  # the position now; trial positions are keyed on their clones
         visits[key] = visits.get(key, 0) + 1
         best, best_rank = -1, (0, 0.0)
         for a in np.flatnonzero(env.action_masks()).tolist():
