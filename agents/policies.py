@@ -10,7 +10,6 @@ from typing import Protocol
 
 import numpy as np
 
-from patience_gym.core.game import Game
 from patience_gym.env import PatienceEnv
 
 
@@ -63,7 +62,7 @@ class GreedyPolicy:
         visits[key] = visits.get(key, 0) + 1
         best, best_rank = -1, (0, 0.0)
         for a in np.flatnonzero(env.action_masks()).tolist():
-            trial: Game = game.clone()
+            trial = game.clone()
             trial.apply(a)
             rank = (visits.get(trial.state_key(), 0), -trial.heuristic())
             if best < 0 or rank < best_rank:
