@@ -10,6 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
+from agents.heuristics import heuristic_for
 from patience_gym.env import PatienceEnv
 
 
@@ -38,7 +39,7 @@ class RandomPolicy:
 
 
 class GreedyPolicy:
-    """One-step lookahead on the variant's heuristic (``Game.heuristic``).
+    """One-step lookahead on the variant's heuristic (:mod:`agents.heuristics`).
 
     Each legal action is tried on a clone of the game and scored; the best score wins, ties go to
     the lowest action id (variants order their tables with this in mind). A cycle guard counts
@@ -57,6 +58,7 @@ class GreedyPolicy:
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         game = env.game
+        heuristic = heuristic_for(type(game))
         visits = self.visits
         key = env.state_key()  # the position now; trial positions are keyed on their clones
         visits[key] = visits.get(key, 0) + 1
@@ -64,7 +66,7 @@ class GreedyPolicy:
         for a in np.flatnonzero(env.action_masks()).tolist():
             trial = game.clone()
             trial.apply(a)
-            rank = (visits.get(trial.state_key(), 0), -trial.heuristic())
+            rank = (visits.get(trial.state_key(), 0), -heuristic(trial))
             if best < 0 or rank < best_rank:
                 best, best_rank = a, rank
         return best

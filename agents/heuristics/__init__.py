@@ -18,13 +18,14 @@ from patience_gym.core.game import Game
 Heuristic = Callable[[Any], float]
 
 
-def heuristic_for(game_type: type[Game]) -> Heuristic:
+def heuristic_for(game_type: type[Game[Any]]) -> Heuristic:
     """The heuristic of ``game_type``'s variant."""
     name = game_type.__module__.rsplit(".", 1)[-1]
     try:
         module = import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:
         # Not moved out of the rules module yet.
-        return game_type.heuristic  # type: ignore[attr-defined, no-any-return]
+        fallback: Heuristic = game_type.heuristic
+        return fallback
     fn: Heuristic = module.heuristic
     return fn
