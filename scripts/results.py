@@ -28,11 +28,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 from agents.evaluate import Result, evaluate
+from patience_gym.core.game import house_rules
 from patience_gym.games import VARIANTS, get_variant
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def config_path(env_name: str) -> Path:
@@ -56,7 +56,7 @@ def train_if_needed(env_name: str, skip: bool, retrain: bool) -> tuple[Path | No
         cfg.output_dir = str(out)
     if retrain or (not skip and not (out / "final_model.zip").is_file()):
         print(f"{env_name}: training {cfg.total_timesteps:,} steps into {out}", file=sys.stderr)
-        train(cfg)
+        train(cfg, overwrite=retrain)
     if not (out / "final_model.zip").is_file():
         print(f"{env_name}: no model in {out}; PPO left out", file=sys.stderr)
         return None, None
@@ -65,26 +65,79 @@ def train_if_needed(env_name: str, skip: bool, retrain: bool) -> tuple[Path | No
     return out, info
 
 
+def row_key(env_name: str, env_kwargs: dict[str, Any]) -> str:
+    """The table's name for a run: the id, then any options given, then a warning where an option
+    is not the book's rule (``LightAndShade-v0 redeals=1 (not the book's rule)``)."""
+    if not env_kwargs:
+        return env_name
+    game = get_variant(env_name).game
+    opts = " ".join(f"{k}={v!r}" if isinstance(v, str) else f"{k}={v}" for k, v in sorted(env_kwargs.items()))
+    return f"{env_name} {opts}" + (" (not the book's rule)" if house_rules(game.OPTIONS, env_kwargs) else "")
+
+
+def parse_sets(items: list[str]) -> dict[str, Any]:
+    """``--set redeals=1`` -> ``{"redeals": 1}`` (values read as YAML scalars)."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"results.py: --set takes NAME=VALUE, got {item!r}")
+        out[key] = yaml.safe_load(value)
+    return out
+
+
 def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]:
-    out, info = train_if_needed(env_name, args.skip_train, args.retrain)
+    env_kwargs = parse_sets(args.set)
+    if env_kwargs:  # PPO configs are per registered id; option runs compare the baselines only
+        out, info = None, None
+    else:
+        out, info = train_if_needed(env_name, args.skip_train, args.retrain)
     specs = ["random", "greedy"]
     if out is not None:
         model = out / "best_model.zip"
         specs.append(f"ppo:{model if model.is_file() else out / 'final_model.zip'}")
     rows = []
     for spec in specs:
-        r: Result = evaluate(env_name, spec, episodes=args.episodes, seed=0, workers=args.workers, progress=True)
+        r: Result = evaluate(
+            env_name,
+            spec,
+            episodes=args.episodes,
+            seed=0,
+            workers=args.workers,
+            env_kwargs=env_kwargs,
+            progress=True,
+        )
         row = r.summary()
         row["policy"] = "ppo" if spec.startswith("ppo:") else spec
-        if spec.startswith("ppo:"):
-            row["model"] = str(Path(spec[4:]).relative_to(ROOT)) if Path(spec[4:]).is_relative_to(ROOT) else spec[4:]
+        if spec.startswith("ppo:") and out is not None:
+            row["model"] = (
+                str(Path(spec[4:]).relative_to(ROOT)) if Path(spec[4:]).is_relative_to(ROOT) else spec[4:]
+            )
             row["train_timesteps"] = (info or {}).get("num_timesteps")
             row["train_seconds"] = (info or {}).get("seconds")
             row["revisit_penalty"] = _trained_config(out).get("revisit_penalty", 0.0)
-        print(f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, {r.mean_foundation_cards:.1f} cards "
-              f"({r.seconds:.0f} s)", file=sys.stderr)
+        print(
+            f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, "
+            f"{r.mean_foundation_cards:.1f} cards ({r.seconds:.0f} s)",
+            file=sys.stderr,
+        )
         rows.append(row)
     return rows
+
+
+def stale_ppo(
+    old: list[dict[str, Any]], new: list[dict[str, Any]], reason: str | None
+) -> list[dict[str, Any]]:
+    """The previous PPO row, kept and marked stale, when this run measured no PPO model.
+
+    A PPO figure is never silently kept from older rules: with ``--stale-reason`` the old row
+    stays in the table labelled with the reason (retrain to replace it); without it, it is dropped.
+    """
+    if reason is None or any(r["policy"] == "ppo" for r in new):
+        return []
+    return [{**r, "stale": r.get("stale") or reason} for r in old if r["policy"] == "ppo"]
 
 
 def _trained_config(out: Path) -> dict[str, Any]:
@@ -105,9 +158,12 @@ def verdict(rows: list[dict[str, Any]]) -> str:
     by = {r["policy"]: r for r in rows}
     if "ppo" not in by:
         return "no PPO model."
+    if by["ppo"].get("stale"):
+        return f"the PPO row is stale ({by['ppo']['stale']}): retrain to compare."
     p, g, r = by["ppo"], by["greedy"], by["random"]
     pc, gc = p["mean_foundation_cards"], g["mean_foundation_cards"]
-    cards = f"{'more' if pc > gc else 'fewer' if pc < gc else 'as many'} cards on the foundations ({pc:.1f} vs {gc:.1f})"
+    more = "more" if pc > gc else "fewer" if pc < gc else "as many"
+    cards = f"{more} cards on the foundations ({pc:.1f} vs {gc:.1f})"
     if p["ci95"][0] > g["ci95"][1]:
         text = f"PPO beats greedy: it wins more (95% intervals apart) and puts {cards}."
     elif p["ci95"][1] < g["ci95"][0]:
@@ -115,7 +171,10 @@ def verdict(rows: list[dict[str, Any]]) -> str:
     elif p["wins"] == 0 and g["wins"] == 0:
         text = f"Neither PPO nor greedy wins a game; PPO puts {cards}."
     else:
-        text = f"PPO does not beat greedy: the win rates are within each other's 95% intervals; PPO puts {cards}."
+        text = (
+            "PPO does not beat greedy: the win rates are within each other's 95% intervals; "
+            f"PPO puts {cards}."
+        )
     if p["win_rate"] <= r["win_rate"] and p["mean_foundation_cards"] <= r["mean_foundation_cards"]:
         text += " It plays no better than random."
     return text
@@ -127,9 +186,11 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
         "| mean length | PPO training |\n|---|---|---:|---:|---|---:|---:|---|"
     )
     lines = [head]
-    order = [v.env_name for v in VARIANTS if v.env_name in results] + sorted(
-        k for k in results if k not in {v.env_name for v in VARIANTS}
-    )
+    # each registered id, then its runs with options (``Klondike-v0 draw=3``) right below it
+    order = [
+        k for v in VARIANTS for k in sorted(results) if k == v.env_name or k.startswith(v.env_name + " ")
+    ]
+    order += sorted(k for k in results if k not in order)
     for env_name in order:
         for r in results[env_name]:
             budget = ""
@@ -138,8 +199,9 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
                 budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")
                 if r.get("revisit_penalty"):
                     budget += f", revisit penalty {r['revisit_penalty']:g}"
+            policy = f"{r['policy']} (stale: {r['stale']})" if r.get("stale") else r["policy"]
             lines.append(
-                f"| {env_name} | {r['policy']} | {r['games']} | {r['wins']} | {_rate(r)} "
+                f"| {env_name} | {policy} | {r['games']} | {r['wins']} | {_rate(r)} "
                 f"| {r['mean_foundation_cards']:.1f} | {r['mean_length']:.1f} | {budget} |"
             )
     lines.append("")
@@ -153,8 +215,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--env", action="append", help="variant(s) to run (default: every registered one)")
     parser.add_argument("--episodes", type=int, default=1000, help="held-out deals per policy (seeds 0..N-1)")
     parser.add_argument("--workers", type=int, default=1, help="processes for the evaluation")
-    parser.add_argument("--skip-train", action="store_true", help="never train; PPO only where a model exists")
+    parser.add_argument(
+        "--skip-train", action="store_true", help="never train; PPO only where a model exists"
+    )
     parser.add_argument("--retrain", action="store_true", help="train even where a model exists")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an env option for this run (rows are named after it; PPO is left out)",
+    )
+    parser.add_argument(
+        "--stale-reason",
+        default=None,
+        help="keep the previous PPO row of a variant run without a model, marked with this reason",
+    )
     parser.add_argument("--out", default=str(ROOT / "results" / "results.md"), help="Markdown table to write")
     args = parser.parse_args(argv)
     names = [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
@@ -165,9 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for name in names:
         rows = run_variant(name, args)
+        key = row_key(name, parse_sets(args.set))
         # re-read just before writing: another run may have updated other variants meanwhile
         results = json.loads(js.read_text()) if js.is_file() else {}
-        results[name] = rows
+        results[key] = rows + stale_ppo(results.get(key, []), rows, args.stale_reason)
         md.parent.mkdir(parents=True, exist_ok=True)  # written after each variant: a crash keeps the rest
         js.write_text(json.dumps(results, indent=2) + "\n")
         table = markdown(results)
