@@ -1,0 +1,110 @@
+// The batched stepper: PatienceEnv.step and TimeLimit, n games at a time (see batched.hpp).
+#include "batched.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace pg {
+
+BatchedGames::BatchedGames(const std::string& name, const std::vector<std::int64_t>& options, int n,
+                           int reward_mode, double illegal_reward, int max_steps)
+    : reward_mode_(reward_mode), max_steps_(max_steps), illegal_reward_(illegal_reward) {
+    if (n < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(n));
+    if (reward_mode != 0 && reward_mode != 1) throw std::invalid_argument("reward_mode must be 0 or 1");
+    games_.reserve(static_cast<std::size_t>(n));
+    games_.push_back(make_game(name, options));
+    for (int i = 1; i < n; ++i) games_.push_back(games_[0]->clone());
+    const Game& g = *games_[0];
+    n_actions_ = g.n_actions();
+    obs_size_ = g.obs_size();
+    pack_size_ = N_KINDS * g.n_packs();
+    win_cards_ = g.win_cards();
+    extra_names_ = g.extra_names();
+    to_win_.assign(static_cast<std::size_t>(n), 1);
+    elapsed_.assign(static_cast<std::size_t>(n), 0);
+    live_.assign(static_cast<std::size_t>(n), 0);
+}
+
+std::size_t BatchedGames::bytes_per_game() const {
+    // The game object (state inline), its pointer and this class's per-game bookkeeping. The
+    // caller's output buffers (observation, mask, ...) are counted on the Python side.
+    return games_[0]->bytes() + sizeof(std::unique_ptr<Game>) + 2 * sizeof(int) + sizeof(std::uint8_t);
+}
+
+void BatchedGames::write_row(int i, const StepBuffers& out) {
+    const Game& g = *games_[static_cast<std::size_t>(i)];
+    float* obs = out.obs + static_cast<std::size_t>(i) * static_cast<std::size_t>(obs_size_);
+    std::memset(obs, 0, sizeof(float) * static_cast<std::size_t>(obs_size_));
+    g.observe(obs);
+    std::uint8_t* mask = out.mask + static_cast<std::size_t>(i) * static_cast<std::size_t>(n_actions_);
+    const bool won = g.won();
+    // PatienceEnv._refresh: a won game has no legal move; live while some move is legal.
+    if (won) {
+        std::memset(mask, 0, static_cast<std::size_t>(n_actions_));
+    } else {
+        g.legal_mask(mask);
+    }
+    bool live = false;
+    for (int a = 0; a < n_actions_ && !live; ++a) live = mask[a] != 0;
+    live_[static_cast<std::size_t>(i)] = live ? 1 : 0;
+    out.won[i] = won ? 1 : 0;
+    out.found[i] = g.foundation_cards();
+    if (!extra_names_.empty()) g.extra_values(out.extras + static_cast<std::size_t>(i) * extra_names_.size());
+}
+
+void BatchedGames::deal_row(int i, const std::int32_t* pack, const StepBuffers& out) {
+    Game& g = *games_[static_cast<std::size_t>(i)];
+    std::vector<int> cards(pack, pack + pack_size_);
+    g.checked_deal(cards);
+    // PatienceEnv.reset: rewards share out what is left to win after the deal.
+    const int left = win_cards_ - g.foundation_cards();
+    to_win_[static_cast<std::size_t>(i)] = left > 1 ? left : 1;
+    elapsed_[static_cast<std::size_t>(i)] = 0;
+    write_row(i, out);
+    out.reward[i] = 0.0;
+    out.terminated[i] = out.truncated[i] = out.illegal[i] = 0;
+}
+
+void BatchedGames::reset(const std::int32_t* packs, const std::uint8_t* reset, const StepBuffers& out) {
+    for (int i = 0; i < size(); ++i)
+        if (reset[i]) deal_row(i, packs + static_cast<std::size_t>(i) * static_cast<std::size_t>(pack_size_), out);
+}
+
+void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, const std::uint8_t* reset,
+                        const StepBuffers& out) {
+    for (int i = 0; i < size(); ++i) {
+        const auto row = static_cast<std::size_t>(i);
+        if (reset[i]) {
+            deal_row(i, packs + row * static_cast<std::size_t>(pack_size_), out);
+            continue;
+        }
+        Game& g = *games_[row];
+        const std::int64_t a = actions[i];
+        double reward = 0.0;
+        bool terminated = false, illegal = false;
+        if (!live_[row]) {
+            terminated = true;  // a finished game: reward 0, state unchanged
+        } else if (a < 0 || a >= n_actions_ || !g.is_legal(static_cast<int>(a))) {
+            reward = illegal_reward_;  // the mask excludes it: penalty, state unchanged
+            illegal = true;
+        } else {
+            const int before = g.foundation_cards();
+            g.apply(static_cast<int>(a));
+            if (reward_mode_ == 1) {
+                reward = g.won() ? 1.0 : 0.0;
+            } else {
+                reward = static_cast<double>(g.foundation_cards() - before) / static_cast<double>(to_win_[row]);
+            }
+        }
+        write_row(i, out);
+        if (!illegal && !terminated) terminated = !live_[row];
+        // gymnasium's TimeLimit: every step counts, truncated once the limit is reached.
+        const int elapsed = ++elapsed_[row];
+        out.reward[i] = reward;
+        out.terminated[i] = terminated ? 1 : 0;
+        out.truncated[i] = (max_steps_ > 0 && elapsed >= max_steps_) ? 1 : 0;
+        out.illegal[i] = illegal ? 1 : 0;
+    }
+}
+
+}  // namespace pg

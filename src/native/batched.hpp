@@ -1,0 +1,67 @@
+// n games of one variant stepped together: the engine behind patience_gym/vector.py.
+//
+// Each step does, per game, exactly what PatienceEnv.step (wrapped in gymnasium's TimeLimit) does,
+// plus Gymnasium 1.x NEXT_STEP autoreset: a game that ended (terminated or truncated) on the
+// previous step is dealt again from the pack the caller hands in, its action ignored, and reports
+// the reset observation with reward 0 and neither flag set. The caller (Python) says which rows
+// to reset and shuffles their packs, so one numpy Generator per env deals the same games as N
+// single environments seeded alike. Buffers are the caller's (numpy arrays), written in place.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core.hpp"
+
+namespace pg {
+
+struct StepBuffers {
+    float* obs;              // (n, obs_size), written in full for every game
+    std::uint8_t* mask;      // (n, n_actions), 0/1
+    double* reward;          // (n,)
+    std::uint8_t* terminated, *truncated, *won, *illegal;  // (n,) 0/1
+    std::int64_t* found;     // (n,) foundation cards
+    std::int64_t* extras;    // (n, n_extras)
+};
+
+class BatchedGames {
+public:
+    // reward_mode: 0 "foundation" (cards gained / cards left to win at reset), 1 "win".
+    // max_steps <= 0: no step limit.
+    BatchedGames(const std::string& name, const std::vector<std::int64_t>& options, int n, int reward_mode,
+                 double illegal_reward, int max_steps);
+    BatchedGames(const BatchedGames&) = delete;  // owns its games
+    BatchedGames& operator=(const BatchedGames&) = delete;
+
+    int size() const { return static_cast<int>(games_.size()); }
+    int n_actions() const { return n_actions_; }
+    int obs_size() const { return obs_size_; }
+    int pack_size() const { return pack_size_; }
+    const std::vector<std::string>& extra_names() const { return extra_names_; }
+    std::size_t bytes_per_game() const;
+
+    // Deal row i from packs[i] for every i with reset[i] != 0 and fill its outputs (reward 0,
+    // flags 0). Rows not reset are left untouched in the buffers.
+    void reset(const std::int32_t* packs, const std::uint8_t* reset, const StepBuffers& out);
+    // One step of every game: rows with reset[i] != 0 are dealt from packs[i] (NEXT_STEP
+    // autoreset, action ignored); the others take actions[i].
+    void step(const std::int64_t* actions, const std::int32_t* packs, const std::uint8_t* reset,
+              const StepBuffers& out);
+
+    Game& game(int i) { return *games_.at(static_cast<std::size_t>(i)); }
+
+private:
+    void deal_row(int i, const std::int32_t* pack, const StepBuffers& out);
+    void write_row(int i, const StepBuffers& out);
+
+    std::vector<std::unique_ptr<Game>> games_;
+    std::vector<int> to_win_, elapsed_;
+    std::vector<std::uint8_t> live_;
+    int n_actions_, obs_size_, pack_size_, win_cards_, reward_mode_, max_steps_;
+    double illegal_reward_;
+    std::vector<std::string> extra_names_;
+};
+
+}  // namespace pg

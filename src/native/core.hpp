@@ -1,0 +1,153 @@
+// The native engine's shared core: the Game contract, cards, fixed-size piles and the factory.
+//
+// DESIGN
+// ======
+// The Python rules core (patience_gym/games/*.py) is the readable reference; this engine is a
+// second implementation of the same rules, behind the same contract, checked against it in
+// lockstep by tests/test_native_equivalence.py (mask, observation, reward, info, render text and
+// the description of every legal move, at every step of hundreds of random games per option set).
+//
+// * One C++ class per variant, one source file per game (klondike.cpp, ...), deriving from Game
+//   below. Each method mirrors the Python method of the same name:
+//     deal(pack)          start a game from card ids, first dealt first. The SHUFFLE stays in
+//                         Python/numpy (Game.new_game draws rng.permutation), so one seed deals
+//                         the same game on both engines.
+//     is_legal(a)         the rule, one named predicate per rule (as in Python).
+//     legal_mask(out)     n_actions bytes of 0/1; the default asks is_legal of every id, which
+//                         in C++ is already fast. An override must call the same predicates.
+//     apply(a)            a LEGAL action and every automatic step after it. Callers check
+//                         legality first (the Python adapter, the batched stepper); the module
+//                         wrapper refuses illegal ids so no input from Python can corrupt a game.
+//     foundation_cards()  cards on the foundations (won when it equals win_cards()).
+//     observe(out)        write the observation into a ZEROED float buffer of obs_size(). Every
+//                         value must be the float32 Python stores: compute in double exactly as
+//                         Python does (d / 6.0), then cast (numpy rounds a Python float the same).
+//     render(), describe(a)  the exact text of Python's render() and describe().
+//     cards_in_play()     every card the game holds (conservation checks).
+//     state_key()         the whole position as bytes (equal bytes: same position).
+//     clone()             an independent copy (plain value semantics: games hold no pointers).
+//     bytes()             sizeof(*this): the batched engine's memory per game.
+//     extra_names()/extra_values(out)  the variant's info extras as integers; Python decodes
+//                         the ones that are texts (see patience_gym/native.py, EXTRA_TEXTS).
+// * Options arrive already validated by Python (the same checks and messages for both engines),
+//   encoded as int64 in the order of the Python class's OPTIONS dict: bool 0/1, None -1, an int
+//   as itself, a string as its index in the Option's choices. A factory per game turns them into
+//   a Game; the table in registry.cpp maps the Python class name to that factory.
+// * State lives in fixed-capacity arrays (Stack<N> below): a game is one flat object, cloning is a
+//   memberwise copy and the batched stepper keeps n of them without touching the heap per step.
+// * BatchedGames (batched.hpp) steps n games of one variant in one call with the GIL released,
+//   with PatienceEnv's rewards, illegal-action penalty, step limit and Gymnasium 1.x NEXT_STEP
+//   autoreset (packs for the games to reset are shuffled in Python, one numpy Generator per env).
+//
+// Nothing here knows about Python: module.cpp is the only file that includes nanobind.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pg {
+
+// ---- cards (patience_gym/core/cards.py) ----------------------------------------------------
+// A card is suit * 13 + (rank - 1), suits C D H S, ranks ace = 1 .. king = 13: ids 0..51.
+constexpr int N_KINDS = 52;
+constexpr int ACE = 1;
+constexpr int KING = 13;
+
+constexpr int rank_of(int c) { return c % 13 + 1; }
+constexpr int suit_of(int c) { return c / 13; }
+constexpr bool is_red(int c) { return suit_of(c) == 1 || suit_of(c) == 2; }
+constexpr int card_of(int rank, int suit) { return suit * 13 + rank - 1; }
+
+// "TD", as core.cards.NAME.
+inline std::string card_name(int c) {
+    static const char RANKS[] = "A23456789TJQK";
+    static const char SUITS[] = "CDHS";
+    return std::string{RANKS[c % 13], SUITS[c / 13]};
+}
+
+// vocabulary.ALTERNATE_DOWN: c goes on base when one rank lower and of the other colour.
+constexpr bool alternate_down(int base, int c) {
+    return is_red(base) != is_red(c) && rank_of(c) == rank_of(base) - 1;
+}
+
+// ---- fixed-capacity piles ---------------------------------------------------------------------
+// A pile of at most N cards, stored inline (no heap): cards[0] is the bottom, back() the top, as
+// a Python list whose [-1] is the top card.
+template <int N>
+struct Stack {
+    std::array<std::int8_t, N> cards{};
+    std::int16_t n = 0;
+
+    int size() const { return n; }
+    bool empty() const { return n == 0; }
+    int operator[](int i) const { return cards[i]; }
+    int back() const { return cards[n - 1]; }
+    void push(int c) {
+        if (n >= N) throw std::logic_error("pile overflow");  // a rules bug, never user input
+        cards[n++] = static_cast<std::int8_t>(c);
+    }
+    int pop() { return cards[--n]; }
+    void clear() { n = 0; }
+    void truncate(int k) { n = static_cast<std::int16_t>(k); }
+};
+
+// ---- the contract -----------------------------------------------------------------------------
+class Game {
+public:
+    virtual ~Game() = default;
+
+    virtual int n_actions() const = 0;
+    virtual int obs_size() const = 0;
+    virtual int win_cards() const = 0;
+    virtual int n_packs() const { return 1; }
+
+    virtual void deal(const std::vector<int>& pack) = 0;
+    virtual bool is_legal(int action) const = 0;
+    virtual void legal_mask(std::uint8_t* out) const {
+        for (int a = 0; a < n_actions(); ++a) out[a] = is_legal(a) ? 1 : 0;
+    }
+    virtual void apply(int action) = 0;
+    virtual int foundation_cards() const = 0;
+    virtual void observe(float* out) const = 0;
+    virtual std::string render() const = 0;
+    virtual std::string describe(int action) const = 0;
+    virtual std::vector<int> cards_in_play() const = 0;
+    virtual std::string state_key() const = 0;
+    virtual std::unique_ptr<Game> clone() const = 0;
+    // Bytes one game occupies (its state is inline): sizeof(*this) in every variant.
+    virtual std::size_t bytes() const = 0;
+    virtual std::vector<std::string> extra_names() const { return {}; }
+    virtual void extra_values(std::int64_t* /*out*/) const {}
+
+    bool won() const { return foundation_cards() == win_cards(); }
+    // Checked entry points for callers outside the engine (Python): never undefined behaviour.
+    void checked_deal(const std::vector<int>& pack);
+    void checked_apply(int action);
+};
+
+// A game from its options (encoded as described above); throws std::invalid_argument on a
+// wrong count or value (Python validated them already; this guards against misuse).
+using Factory = std::unique_ptr<Game> (*)(const std::vector<std::int64_t>& options);
+
+// The factory table (registry.cpp): Python class name ("Klondike") -> factory.
+const std::vector<std::pair<std::string, Factory>>& factories();
+std::unique_ptr<Game> make_game(const std::string& name, const std::vector<std::int64_t>& options);
+
+// Helpers for state_key(): append raw bytes of small values and piles.
+inline void key_put(std::string& key, int v) {
+    key.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+template <int N>
+void key_put(std::string& key, const Stack<N>& s) {
+    key.push_back(static_cast<char>(s.n));
+    key.append(reinterpret_cast<const char*>(s.cards.data()), static_cast<std::size_t>(s.n));
+}
+
+void require_options(const char* game, const std::vector<std::int64_t>& options, std::size_t count);
+
+}  // namespace pg

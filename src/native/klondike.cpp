@@ -1,0 +1,265 @@
+// Klondike: the native twin of patience_gym/games/klondike.py (docs/rules.md section 1).
+//
+// Same action table (58 ids), observation (690 floats), texts and silent choices as the Python
+// module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <string>
+
+#include "core.hpp"
+
+namespace pg {
+namespace {
+
+constexpr int N_PILES = 7;
+// Action ids (klondike.py: _TALON_F, _PILE_F0, _TALON_P0, _STOCK, _PILE_P0).
+constexpr int TALON_F = 0, PILE_F0 = 1, TALON_P0 = 8, STOCK = 15, PILE_P0 = 16, N_ACTIONS = 58;
+// Observation places per card (klondike.py: PLACES) and the scalars after card_place.
+constexpr int NP = 13, FOUNDATION = 7, TALON_TOP = 8, TALON_BELOW = 11, HIDDEN = 12, FAN = 3;
+constexpr int O_DOWN = N_KINDS * NP;  // face_down (7), foundation (4), stock, talon, passes left
+constexpr int OBS_SIZE = O_DOWN + 14;
+// A pile holds at most 6 face-down cards and a king-to-ace build.
+constexpr int PILE_CAP = 6 + 13;
+
+enum class Kind { TalonF, PileF, TalonP, Stock, PileP };
+struct Move {
+    Kind kind;
+    int src, dst;
+};
+
+// The table, i-major for pile -> pile as in klondike._table().
+constexpr Move move_of(int a) {
+    if (a == TALON_F) return {Kind::TalonF, -1, -1};
+    if (a < TALON_P0) return {Kind::PileF, a - PILE_F0, -1};
+    if (a < STOCK) return {Kind::TalonP, -1, a - TALON_P0};
+    if (a == STOCK) return {Kind::Stock, -1, -1};
+    const int k = a - PILE_P0, i = k / 6, r = k % 6;
+    return {Kind::PileP, i, r < i ? r : r + 1};
+}
+
+std::string move_text(const Move& m) {
+    switch (m.kind) {
+        case Kind::TalonF: return "talon -> foundation";
+        case Kind::PileF: return "pile " + std::to_string(m.src) + " -> foundation";
+        case Kind::TalonP: return "talon -> pile " + std::to_string(m.dst);
+        case Kind::Stock: return "stock -> talon";
+        case Kind::PileP: return "pile " + std::to_string(m.src) + " -> pile " + std::to_string(m.dst);
+    }
+    return "";
+}
+
+class Klondike final : public Game {
+public:
+    Klondike(int draw, int passes, bool partial) : draw_(draw), passes_(passes), partial_(partial) {}
+
+    int n_actions() const override { return N_ACTIONS; }
+    int obs_size() const override { return OBS_SIZE; }
+    int win_cards() const override { return 52; }
+
+    void deal(const std::vector<int>& pack) override {
+        int k = 0;
+        for (auto& p : piles_) p.clear();
+        for (int row = 0; row < N_PILES; ++row)
+            for (int i = row; i < N_PILES; ++i) piles_[i].push(pack[k++]);
+        for (int i = 0; i < N_PILES; ++i) down_[i] = i;
+        stock_.clear();
+        for (int j = static_cast<int>(pack.size()) - 1; j >= k; --j) stock_.push(pack[j]);  // back() turns next
+        talon_.clear();
+        found_ = {0, 0, 0, 0};
+        passes_used_ = 1;
+    }
+
+    // ---- the rules (klondike.py: _to_foundation, _to_pile, _can_pass, _run_start) ---------------
+
+    bool to_foundation(int c) const { return found_[suit_of(c)] == rank_of(c) - 1; }
+
+    bool to_pile(int c, int j) const {
+        const auto& pile = piles_[j];
+        if (pile.empty()) return rank_of(c) == KING;
+        return rank_of(c) != ACE && alternate_down(pile.back(), c);
+    }
+
+    bool can_pass() const { return !talon_.empty() && (passes_ < 0 || passes_used_ < passes_); }
+
+    // Index in pile i of the card that would head a move to pile j, or -1. A whole pile never
+    // moves into an empty pile: that only swaps two piles' places.
+    int run_start(int i, int j) const {
+        const auto& pile = piles_[i];
+        const int first = down_[i];
+        if (pile.empty() || (first == 0 && piles_[j].empty())) return -1;
+        if (!partial_) return to_pile(pile[first], j) ? first : -1;
+        for (int k = first; k < pile.size(); ++k)
+            if (to_pile(pile[k], j)) return k;
+        return -1;
+    }
+
+    bool is_legal(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Stock: return !stock_.empty() || can_pass();
+            case Kind::TalonF: return !talon_.empty() && to_foundation(talon_.back());
+            case Kind::TalonP: return !talon_.empty() && to_pile(talon_.back(), m.dst);
+            case Kind::PileF: return !piles_[m.src].empty() && to_foundation(piles_[m.src].back());
+            case Kind::PileP: return run_start(m.src, m.dst) >= 0;
+        }
+        return false;
+    }
+
+    void apply(int a) override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Stock:
+                if (!stock_.empty()) {
+                    for (int t = 0; t < draw_ && !stock_.empty(); ++t) talon_.push(stock_.pop());
+                } else {  // a new pass: the talon turned over, no shuffle
+                    while (!talon_.empty()) stock_.push(talon_.pop());
+                    ++passes_used_;
+                }
+                return;
+            case Kind::TalonF: ++found_[suit_of(talon_.pop())]; return;
+            case Kind::TalonP: piles_[m.dst].push(talon_.pop()); return;
+            case Kind::PileF:
+                ++found_[suit_of(piles_[m.src].pop())];
+                flip(m.src);
+                return;
+            case Kind::PileP: {
+                auto& src = piles_[m.src];
+                const int k = run_start(m.src, m.dst);
+                for (int t = k; t < src.size(); ++t) piles_[m.dst].push(src[t]);
+                src.truncate(k);
+                flip(m.src);
+                return;
+            }
+        }
+    }
+
+    // Automatic step: a face-down card that becomes the last of its pile turns face up.
+    void flip(int i) {
+        if (down_[i] && down_[i] == piles_[i].size()) --down_[i];
+    }
+
+    // ---- reading the state --------------------------------------------------------------------
+
+    int foundation_cards() const override { return found_[0] + found_[1] + found_[2] + found_[3]; }
+
+    std::vector<std::string> extra_names() const override { return {"counter_score"}; }
+    void extra_values(std::int64_t* out) const override { out[0] = -52 + 5 * foundation_cards(); }
+
+    // klondike.py: moving_card and the describe override for a new pass.
+    std::string describe(int a) const override {
+        const Move m = move_of(a);
+        if (m.kind == Kind::Stock && stock_.empty()) return "talon turned over -> stock (new pass)";
+        int c = -1;
+        switch (m.kind) {
+            case Kind::TalonF:
+            case Kind::TalonP: c = talon_.empty() ? -1 : talon_.back(); break;
+            case Kind::PileF: c = piles_[m.src].empty() ? -1 : piles_[m.src].back(); break;
+            case Kind::PileP: {
+                int k = run_start(m.src, m.dst);
+                if (k < 0 && !piles_[m.src].empty()) k = down_[m.src];
+                c = k >= 0 ? piles_[m.src][k] : -1;
+                break;
+            }
+            case Kind::Stock: break;
+        }
+        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
+    }
+
+    void observe(float* out) const override {
+        for (int i = 0; i < N_PILES; ++i) {
+            const auto& pile = piles_[i];
+            for (int k = 0; k < pile.size(); ++k) out[pile[k] * NP + (k < down_[i] ? HIDDEN : i)] = 1.0f;
+        }
+        for (int s = 0; s < 4; ++s)
+            for (int r = 0; r < found_[s]; ++r) out[(s * 13 + r) * NP + FOUNDATION] = 1.0f;
+        for (int k = 0; k < stock_.size(); ++k) out[stock_[k] * NP + HIDDEN] = 1.0f;
+        const int nt = talon_.size();
+        for (int k = 0; k < nt; ++k) {
+            const int from_top = nt - 1 - k;  // 0: top, 1: second, 2: third, then "below"
+            out[talon_[k] * NP + (from_top < FAN ? TALON_TOP + from_top : TALON_BELOW)] = 1.0f;
+        }
+        // Computed in double and rounded once, as Python's float -> numpy float32.
+        float* o = out + O_DOWN;
+        for (int i = 0; i < N_PILES; ++i) *o++ = static_cast<float>(down_[i] / 6.0);
+        for (int s = 0; s < 4; ++s) *o++ = static_cast<float>(found_[s] / 13.0);
+        *o++ = static_cast<float>(stock_.size() / 24.0);
+        *o++ = static_cast<float>(talon_.size() / 24.0);
+        double left = 1.0;
+        if (passes_ >= 0) left = passes_ > 1 ? double(passes_ - passes_used_) / double(passes_ - 1) : 0.0;
+        *o = static_cast<float>(left);
+    }
+
+    std::string render() const override {
+        std::string s = "Klondike  draw " + std::to_string(draw_) + "  pass ";
+        s += passes_ < 0 ? std::string("unlimited") : std::to_string(passes_used_) + "/" + std::to_string(passes_);
+        s += "  foundations:";
+        for (int su = 0; su < 4; ++su)
+            s += " " + (found_[su] ? card_name(su * 13 + found_[su] - 1) : std::string("--") + "CDHS"[su]);
+        s += "\nstock: " + std::to_string(stock_.size()) + " cards   talon: ";
+        if (talon_.empty()) {
+            s += "(empty)";
+        } else {
+            const int from = talon_.size() > 3 ? talon_.size() - 3 : 0;
+            for (int k = from; k < talon_.size(); ++k) s += (k > from ? " " : "") + card_name(talon_[k]);
+        }
+        for (int i = 0; i < N_PILES; ++i) {
+            s += "\npile " + std::to_string(i) + ":";
+            const auto& pile = piles_[i];
+            if (pile.empty()) s += " ";  // Python joins an empty list after "pile i: "
+            for (int k = 0; k < pile.size(); ++k) s += k < down_[i] ? " ##" : " " + card_name(pile[k]);
+        }
+        return s;
+    }
+
+    std::vector<int> cards_in_play() const override {
+        std::vector<int> cards;
+        for (const auto& p : piles_)
+            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        for (int k = stock_.size() - 1; k >= 0; --k) cards.push_back(stock_[k]);
+        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
+        for (int s = 0; s < 4; ++s)
+            for (int r = 0; r < found_[s]; ++r) cards.push_back(s * 13 + r);
+        return cards;
+    }
+
+    std::string state_key() const override {
+        std::string key;
+        for (const auto& p : piles_) key_put(key, p);
+        for (int d : down_) key_put(key, d);
+        key_put(key, stock_);
+        key_put(key, talon_);
+        for (int f : found_) key_put(key, f);
+        key_put(key, passes_used_);
+        return key;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<Klondike>(*this); }
+    std::size_t bytes() const override { return sizeof(*this); }
+
+private:
+    // configuration
+    int draw_;
+    int passes_;  // -1: without limit
+    bool partial_;
+    // position (klondike.py STATE)
+    std::array<Stack<PILE_CAP>, N_PILES> piles_{};
+    std::array<int, N_PILES> down_{};
+    Stack<24> stock_;  // back() is the next card turned (Python's stock[-1])
+    Stack<24> talon_;
+    std::array<int, 4> found_{};
+    int passes_used_ = 1;
+};
+
+}  // namespace
+
+// Options in klondike.Klondike.OPTIONS order: draw (1 or 3), passes (>= 1, or -1 for None),
+// partial_moves (0/1).
+std::unique_ptr<Game> make_klondike(const std::vector<std::int64_t>& options) {
+    require_options("Klondike", options, 3);
+    const auto draw = options[0], passes = options[1], partial = options[2];
+    if (draw != 1 && draw != 3) throw std::invalid_argument("Klondike: draw must be 1 or 3");
+    if (passes == 0 || passes < -1 || passes > 1000000)
+        throw std::invalid_argument("Klondike: passes must be >= 1, or -1 for unlimited");
+    if (partial != 0 && partial != 1) throw std::invalid_argument("Klondike: partial_moves must be 0 or 1");
+    return std::make_unique<Klondike>(static_cast<int>(draw), static_cast<int>(passes), partial == 1);
+}
+
+}  // namespace pg

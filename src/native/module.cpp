@@ -1,0 +1,189 @@
+// patience_gym._native: the nanobind module. The only file that knows about Python.
+//
+// Python sees two classes: Game (one game, wrapped by patience_gym.native.NativeGame into the
+// Python Game contract) and BatchedGames (n games, driven by patience_gym.vector). Arrays are
+// numpy arrays the caller owns, written in place; shapes and dtypes are checked here, so a wrong
+// call raises instead of writing out of bounds. C++ exceptions become Python exceptions:
+// std::invalid_argument -> ValueError, std::out_of_range -> IndexError.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include "batched.hpp"
+#include "core.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+template <typename T>
+using Vec = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+template <typename T>
+using Mat = nb::ndarray<T, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
+void check_action(const pg::Game& g, int a) {
+    if (a < 0 || a >= g.n_actions())
+        throw std::out_of_range("action " + std::to_string(a) + " is outside 0.." + std::to_string(g.n_actions() - 1));
+}
+
+template <typename A>
+void check_len(const char* what, const A& arr, std::size_t n) {
+    if (arr.shape(0) != n)
+        throw std::invalid_argument(std::string(what) + " must have length " + std::to_string(n) + ", got " +
+                                    std::to_string(arr.shape(0)));
+}
+
+template <typename A>
+void check_mat(const char* what, const A& arr, std::size_t n, std::size_t m) {
+    if (arr.shape(0) != n || arr.shape(1) != m)
+        throw std::invalid_argument(std::string(what) + " must have shape (" + std::to_string(n) + ", " +
+                                    std::to_string(m) + "), got (" + std::to_string(arr.shape(0)) + ", " +
+                                    std::to_string(arr.shape(1)) + ")");
+}
+
+// The output arrays of BatchedGames.reset/step, checked against the batch's sizes.
+struct Outputs {
+    Mat<float> obs;
+    Mat<bool> mask;
+    Vec<double> reward;
+    Vec<bool> terminated, truncated, won, illegal;
+    Vec<std::int64_t> found;
+    Mat<std::int64_t> extras;
+
+    pg::StepBuffers check(const pg::BatchedGames& b) const {
+        const auto n = static_cast<std::size_t>(b.size());
+        check_mat("obs", obs, n, static_cast<std::size_t>(b.obs_size()));
+        check_mat("mask", mask, n, static_cast<std::size_t>(b.n_actions()));
+        check_len("reward", reward, n);
+        check_len("terminated", terminated, n);
+        check_len("truncated", truncated, n);
+        check_len("won", won, n);
+        check_len("illegal", illegal, n);
+        check_len("found", found, n);
+        check_mat("extras", extras, n, b.extra_names().size());
+        auto u8 = [](const Vec<bool>& v) { return reinterpret_cast<std::uint8_t*>(v.data()); };
+        return {obs.data(),     reinterpret_cast<std::uint8_t*>(mask.data()),
+                reward.data(),  u8(terminated),
+                u8(truncated),  u8(won),
+                u8(illegal),    found.data(),
+                extras.data()};
+    }
+};
+
+}  // namespace
+
+NB_MODULE(_native, m) {
+    m.doc() = "The native (C++) rules engine of patience-gym; see src/native/core.hpp for the design.";
+
+    m.def(
+        "games",
+        [] {
+            std::vector<std::string> names;
+            for (const auto& entry : pg::factories()) names.push_back(entry.first);
+            return names;
+        },
+        "The Python class names of the games this build has a native engine for.");
+
+    nb::class_<pg::Game>(m, "Game")
+        .def_static("make", &pg::make_game, "name"_a, "options"_a,
+                    "A game of the Python class ``name`` with options encoded as ints (see native.py).")
+        .def_prop_ro("n_actions", &pg::Game::n_actions)
+        .def_prop_ro("obs_size", &pg::Game::obs_size)
+        .def_prop_ro("win_cards", &pg::Game::win_cards)
+        .def_prop_ro("n_packs", &pg::Game::n_packs)
+        .def_prop_ro("bytes", &pg::Game::bytes)
+        .def("deal", &pg::Game::checked_deal, "pack"_a)
+        .def(
+            "is_legal",
+            [](const pg::Game& g, int a) {
+                check_action(g, a);
+                return g.is_legal(a);
+            },
+            "action"_a)
+        .def(
+            "legal_mask",
+            [](const pg::Game& g, Vec<bool> out) {
+                check_len("mask", out, static_cast<std::size_t>(g.n_actions()));
+                g.legal_mask(reinterpret_cast<std::uint8_t*>(out.data()));
+            },
+            "out"_a, "Write the legal actions into the bool array ``out``.")
+        .def("apply", &pg::Game::checked_apply, "action"_a)
+        .def_prop_ro("foundation_cards", &pg::Game::foundation_cards)
+        .def(
+            "observe",
+            [](const pg::Game& g, Vec<float> out) {
+                check_len("observation", out, static_cast<std::size_t>(g.obs_size()));
+                g.observe(out.data());
+            },
+            "out"_a, "Write the observation into the ZEROED float32 array ``out``.")
+        .def("render", &pg::Game::render)
+        .def(
+            "describe",
+            [](const pg::Game& g, int a) {
+                check_action(g, a);
+                return g.describe(a);
+            },
+            "action"_a)
+        .def("cards_in_play", &pg::Game::cards_in_play)
+        .def("state_key", [](const pg::Game& g) {
+            const std::string key = g.state_key();
+            return nb::bytes(key.data(), key.size());
+        })
+        .def("clone", &pg::Game::clone)
+        .def("extra_names", &pg::Game::extra_names)
+        .def("extra_values", [](const pg::Game& g) {
+            std::vector<std::int64_t> values(g.extra_names().size());
+            g.extra_values(values.data());
+            return values;
+        });
+
+    nb::class_<pg::BatchedGames>(m, "BatchedGames")
+        .def(nb::init<const std::string&, const std::vector<std::int64_t>&, int, int, double, int>(), "name"_a,
+             "options"_a, "n"_a, "reward_mode"_a, "illegal_reward"_a, "max_steps"_a)
+        .def_prop_ro("size", &pg::BatchedGames::size)
+        .def_prop_ro("n_actions", &pg::BatchedGames::n_actions)
+        .def_prop_ro("obs_size", &pg::BatchedGames::obs_size)
+        .def_prop_ro("pack_size", &pg::BatchedGames::pack_size)
+        .def_prop_ro("extra_names", &pg::BatchedGames::extra_names)
+        .def_prop_ro("bytes_per_game", &pg::BatchedGames::bytes_per_game)
+        .def(
+            "reset",
+            [](pg::BatchedGames& b, Mat<std::int32_t> packs, Vec<bool> rows, const Outputs& out) {
+                const auto n = static_cast<std::size_t>(b.size());
+                check_mat("packs", packs, n, static_cast<std::size_t>(b.pack_size()));
+                check_len("reset rows", rows, n);
+                const pg::StepBuffers buf = out.check(b);
+                nb::gil_scoped_release release;
+                b.reset(packs.data(), reinterpret_cast<const std::uint8_t*>(rows.data()), buf);
+            },
+            "packs"_a, "rows"_a, "out"_a)
+        .def(
+            "step",
+            [](pg::BatchedGames& b, Vec<std::int64_t> actions, Mat<std::int32_t> packs, Vec<bool> rows,
+               const Outputs& out) {
+                const auto n = static_cast<std::size_t>(b.size());
+                check_len("actions", actions, n);
+                check_mat("packs", packs, n, static_cast<std::size_t>(b.pack_size()));
+                check_len("reset rows", rows, n);
+                const pg::StepBuffers buf = out.check(b);
+                nb::gil_scoped_release release;
+                b.step(actions.data(), packs.data(), reinterpret_cast<const std::uint8_t*>(rows.data()), buf);
+            },
+            "actions"_a, "packs"_a, "rows"_a, "out"_a)
+        .def(
+            "game",
+            [](pg::BatchedGames& b, int i) {
+                if (i < 0 || i >= b.size()) throw std::out_of_range("no game " + std::to_string(i));
+                return b.game(i).clone();
+            },
+            "i"_a, "A copy of game ``i`` (for inspection and tests).");
+
+    nb::class_<Outputs>(m, "Outputs")
+        .def(nb::init<Mat<float>, Mat<bool>, Vec<double>, Vec<bool>, Vec<bool>, Vec<bool>, Vec<bool>,
+                      Vec<std::int64_t>, Mat<std::int64_t>>(),
+             "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "won"_a, "illegal"_a, "found"_a,
+             "extras"_a, "The caller's output arrays, bound once and written by every reset and step.");
+}
