@@ -39,7 +39,7 @@ ROWS = [
     "2S 3S 4S 5S 6S 7S 8S 9S",
 ]
 RESERVE = "TS JS QS KS"
-RESERVE_UP = 8  # the card_place column "reserve, face up"
+RESERVE_UP = 8  # the card_place column "reserve 0, face up"; reserve place k is RESERVE_UP + k
 
 
 def game_for(rows: list[str] = ROWS, reserve_cards: str = RESERVE, **options: object) -> Nestor:
@@ -133,8 +133,8 @@ def test_a_turned_reserve_card_stays_available_until_paired() -> None:
     assert legal_moves_text(g) == ["pair QH (column 5) + QS (reserve 2)"]
     act(g, "pair QH (column 5) + QS (reserve 2)")
     place = g.layout.view(g.observation(), "card_place")
-    for name in ("KS", "JS"):  # turned earlier, never paired: still face up and available
-        assert place[parse_card(name), RESERVE_UP] == 1.0
+    for name, k in (("KS", 0), ("JS", 1)):  # turned earlier, never paired: face up in their places
+        assert place[parse_card(name), RESERVE_UP + k] == 1.0
     assert "pair 4S (column 2) + 4H (column 5)" in legal_moves_text(g)
 
 
@@ -152,7 +152,11 @@ def test_open_reserve_shows_all_four_and_never_turns() -> None:
     act(g, "pair 7S (column 5) + 7D (column 7)")
     assert "pair QH (column 5) + QS (reserve 2)" in legal_moves_text(g)
     place = g.layout.view(g.observation(), "card_place")
-    assert all(place[parse_card(n), RESERVE_UP] == 1.0 for n in ("TS", "JS", "KS"))
+    assert all(
+        place[parse_card(n), RESERVE_UP + k] == 1.0
+        for k, n in enumerate(("TS", "JS", "QS", "KS"))
+        if n != "QS"
+    )
 
 
 def test_a_deal_with_no_move_at_all_ends_at_once() -> None:
@@ -208,3 +212,12 @@ def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_pair() -> None:
     with pytest.raises(AssertionError):
         g._apply(Move("pair", 0, 1))  # a string, not Kind.PAIR
     assert g.foundation_cards == 0
+
+
+def test_the_observation_says_which_reserve_place_holds_a_turned_card() -> None:
+    """The actions name reserve places 8-11, so the observation must place a turned card in its
+    own reserve place: the same reserve cards in another order read differently."""
+    a = game_for(reserve="open")
+    b = game_for(reserve_cards="JS TS QS KS", reserve="open")
+    assert a.render() != b.render()
+    assert not np.array_equal(a.observation(), b.observation())

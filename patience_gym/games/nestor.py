@@ -20,9 +20,9 @@ id      move
 
 Observation segments (``layout.describe()``):
 
-- ``card_place`` (52, 11): one-hot per card over column 0-7, reserve face up, paired off, reserve
-  face down (the unturned reserve is one place: which cards it holds is only the complement of
-  the rest, never their order).
+- ``card_place`` (52, 14): one-hot per card over column 0-7, reserve place 0-3 face up (the
+  places the actions name), paired off, reserve face down (the unturned reserve is one place:
+  which cards it holds is only the complement of the rest, never their order).
 - ``depth`` (52,): for a column card, the cards lying on it / 5 (0: available).
 - ``reserve_turned`` (1,): reserve cards turned up / 4.
 
@@ -84,10 +84,12 @@ CAN_PAIR = EQUAL_RANK.table
 # Observation: where each card is (one-hot over these places).
 PLACES = CardPlaces(
     [f"column {i}" for i in range(N_COLS)]
-    + ["reserve, face up", "paired off", "reserve, face down (not visible)"],
+    + [f"reserve {k}, face up" for k in range(N_RESERVE)]
+    + ["paired off", "reserve, face down (not visible)"],
     n_packs=1,
 )
-_RES_UP, _PAIRED, _HIDDEN = N_COLS, N_COLS + 1, N_COLS + 2
+# A turned reserve card keeps its own place (the actions name reserve places 8-11).
+_RES_UP, _PAIRED, _HIDDEN = N_COLS, N_COLS + N_RESERVE, N_COLS + N_RESERVE + 1
 # _DEPTHS[n]: the depth feature of the cards of an n-card column, first dealt first.
 _DEPTHS = tuple([(n - 1 - k) / 5.0 for k in range(n)] for n in range(N_ROWS + 1))
 
@@ -235,7 +237,10 @@ class Nestor(Game[Kind]):
             depths += _DEPTHS[len(col)]
         out[self._s_depth][at] = depths
         turned, reserve = self.turned, self.reserve
-        where += PLACES.index(_RES_UP, [c for c in reserve[:turned] if c is not None])
+        for k in range(turned):
+            c = reserve[k]
+            if c is not None:
+                where += PLACES.index(_RES_UP + k, [c])
         where += PLACES.index(_HIDDEN, [c for c in reserve[turned:] if c is not None])
         where += PLACES.index(_PAIRED, self.discard)
         PLACES.write(out, self._o_places, where)
