@@ -14,6 +14,7 @@ from gymnasium.error import ResetNeeded
 
 from patience_gym.core.game import Game
 from patience_gym.games import VARIANTS, get_variant
+from patience_gym.native import DEFAULT_ENGINE, make_game, reference
 
 REWARD_MODES = ("foundation", "win")
 _ENV_IDS = frozenset(v.env_id for v in VARIANTS)
@@ -69,7 +70,9 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     ## Arguments
     ``variant`` (set by the registration: ``gym.make`` refuses a ``variant`` naming another game
-    than its id), ``render_mode`` (``None``; ``"ansi"``: the table as text; ``"rgb_array"``: an
+    than its id), ``engine`` (``"python"``: the rules core; ``"native"``: the same rules compiled
+    from ``src/native/``, identical in every observation, reward and text; the default is
+    ``patience_gym.native.DEFAULT_ENGINE``), ``render_mode`` (``None``; ``"ansi"``: the table as text; ``"rgb_array"``: an
     ``H x W x 3`` ``uint8`` picture of the table, the same size all episode, face-down cards drawn
     as backs), ``reward``, ``illegal_reward`` (a finite number), and the variant's rule options
     (``docs/rules.md``), e.g. ``draw=3`` for Klondike (NumPy scalars count as their Python value).
@@ -92,6 +95,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         render_mode: str | None = None,
         reward: str = "foundation",
         illegal_reward: float = -0.01,
+        engine: str | None = None,
         **options: Any,
     ) -> None:
         self.variant = get_variant(variant)
@@ -109,13 +113,16 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         if not math.isfinite(illegal_reward):
             raise ValueError(f"illegal_reward={illegal_reward!r} must be a finite number such as -0.01")
         self.illegal_reward = float(illegal_reward)
-        self.game: Game = self.variant.make_game(**options)
+        # engine: "python" (the rules core) or "native" (src/native/, C++); see patience_gym.native.
+        self.engine = DEFAULT_ENGINE if engine is None else engine
+        self.game: Game[Any] = make_game(self.variant, self.engine, **options)
         self.layout = self.game.layout
         self.action_space = spaces.Discrete(self.game.n_actions)
         self.observation_space = spaces.Box(0.0, 1.0, (self.layout.size,), np.float32)
         self._mask = np.zeros(self.game.n_actions, dtype=bool)
         self._obs = np.zeros(self.layout.size, dtype=np.float32)
         self._live = False
+        self._won = False
         self._dealt = False  # step, render and describe_action need a reset first
         self._to_win = self.game.win_cards
 
@@ -138,7 +145,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         # still gives a won episode a total of 1.0.
         self._to_win = max(1, self.game.win_cards - self.game.foundation_cards)
         self._dealt = True
-        self._refresh()
+        self._refresh(won=self.game.won)
         return self._obs.copy(), self._info(illegal=False)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -150,14 +157,12 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             return self._obs.copy(), 0.0, True, False, self._info(illegal=False)
         if not (0 <= a < self.game.n_actions and self._mask[a]):
             return self._obs.copy(), self.illegal_reward, False, False, self._info(illegal=True)
-        before = self.game.foundation_cards
-        self.game.apply(a)
-        self._refresh()
-        won = self.game.won
+        outcome = self.game.apply(a)  # what changed: the reward and the end follow from it alone
+        self._refresh(won=outcome.won)
         if self.reward_mode == "win":
-            reward = 1.0 if won else 0.0
+            reward = 1.0 if outcome.won else 0.0
         else:
-            reward = (self.game.foundation_cards - before) / self._to_win
+            reward = outcome.gained / self._to_win
         return self._obs.copy(), reward, not self._live, False, self._info(illegal=False)
 
     def render(self) -> str | np.ndarray | None:
@@ -169,7 +174,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             from patience_gym.render.picture import picture
             from patience_gym.render.views import table_view
 
-            return picture(table_view(self.game))
+            return picture(table_view(reference(self.game)))  # views read the Python game
         return None
 
     # ---- masking and reading ------------------------------------------------------------------
@@ -231,19 +236,17 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             )
         self._spec = spec
 
-    def _refresh(self) -> None:
-        if self.game.won:
-            self._mask = np.zeros(self.game.n_actions, dtype=bool)
-        else:
-            self._mask = self.game.legal_mask()
-        self._live = bool(self._mask.any())
+    def _refresh(self, *, won: bool) -> None:
+        self._won = won
+        self._mask = np.zeros(self.game.n_actions, dtype=bool) if won else self.game.legal_mask()
+        self._live = not self.game.is_over(self._mask)
         obs = np.zeros(self.layout.size, dtype=np.float32)
         self.game.observe(obs)
         self._obs = obs
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         info: dict[str, Any] = {
-            "won": self.game.won,
+            "won": self._won,
             "foundation_cards": self.game.foundation_cards,
             "action_mask": self._mask.astype(np.int8),
             "illegal_action": illegal,

@@ -24,7 +24,7 @@ def playthrough(env_name: str, seed: int = 0, steps: int = 40) -> str:
         legal = np.flatnonzero(mask).tolist()
         lines += ["", f"## step {t}  foundation_cards={game.foundation_cards}", game.render()]
         lines.append("legal: " + " | ".join(f"{a}: {game.describe(a)}" for a in legal))
-        if game.won or not legal:
+        if game.is_over(mask):
             lines.append("game over: " + ("won" if game.won else "no legal move"))
             break
         a = int(rng.choice(legal))

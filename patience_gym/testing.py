@@ -74,6 +74,7 @@ def check_position(game: Game) -> np.ndarray:
     check_conserved(game)
     mask = game.legal_mask()
     assert mask.dtype == bool and mask.shape == (game.n_actions,)
+    assert not (game.won and mask.any()), f"{game.name}: a won game still offers moves"
     slow = np.array([game.is_legal(a) for a in range(game.n_actions)], dtype=bool)
     if not np.array_equal(mask, slow):
         diff = [game.describe(int(a)) for a in np.flatnonzero(mask != slow)]
@@ -107,9 +108,7 @@ def check_rollout(game: Game, rng: np.random.Generator, max_steps: int = 400) ->
     game.new_game(rng)
     for step in range(max_steps):
         mask = check_position(game)
-        if game.won:
-            return step
-        if not mask.any():
+        if game.is_over(mask):
             return step
         game.apply(int(rng.choice(np.flatnonzero(mask))))
     return max_steps

@@ -73,7 +73,7 @@ class FoundationRow:
 
 def count_cards(piles: Sequence[Sequence[int]]) -> int:
     """Cards on all the piles."""
-    return sum(len(p) for p in piles)
+    return sum(map(len, piles))
 
 
 def top_cards(piles: Sequence[Sequence[int]]) -> list[int]:

@@ -302,9 +302,9 @@ class Game(ABC, Generic[K]):
     def is_over(self, mask: np.ndarray | None = None) -> bool:
         """The game has ended: won, or no legal move is left (lost). Decided here only; pass the
         current ``legal_mask()`` when it is at hand."""
-        if self.won:
-            return True
-        return not (self.legal_mask() if mask is None else mask).any()
+        if mask is not None:
+            return not mask.any()  # a won game has no legal move left (the validator checks it)
+        return self.won or not self.legal_mask().any()
 
     @property
     def won(self) -> bool:
