@@ -25,6 +25,9 @@ def _register_all() -> None:
         register(
             id=variant.env_id,
             entry_point="patience_gym.env:PatienceEnv",
+            # gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point"): N games in one
+            # native batch (patience_gym.vector; needs the variant's native engine).
+            vector_entry_point="patience_gym.vector:PatienceVectorEnv",
             kwargs={"variant": variant.env_name, **variant.options},
             max_episode_steps=variant.max_episode_steps,
         )

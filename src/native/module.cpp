@@ -109,7 +109,7 @@ NB_MODULE(_native, m) {
                 check_len("mask", out, static_cast<std::size_t>(g.n_actions()));
                 g.legal_mask(reinterpret_cast<std::uint8_t*>(out.data()));
             },
-            "out"_a, "Write the legal actions into the bool array ``out``.")
+            "out"_a.noconvert(), "Write the legal actions into the bool array ``out``.")
         .def("apply", &pg::Game::checked_apply, "action"_a)
         .def_prop_ro("foundation_cards", &pg::Game::foundation_cards)
         .def(
@@ -118,7 +118,7 @@ NB_MODULE(_native, m) {
                 check_len("observation", out, static_cast<std::size_t>(g.obs_size()));
                 g.observe(out.data());
             },
-            "out"_a, "Write the observation into the ZEROED float32 array ``out``.")
+            "out"_a.noconvert(), "Write the observation into the ZEROED float32 array ``out``.")
         .def("render", &pg::Game::render)
         .def(
             "describe",
@@ -184,6 +184,9 @@ NB_MODULE(_native, m) {
     nb::class_<Outputs>(m, "Outputs")
         .def(nb::init<Mat<float>, Mat<bool>, Vec<double>, Vec<bool>, Vec<bool>, Vec<bool>, Vec<bool>,
                       Vec<std::int64_t>, Mat<std::int64_t>>(),
-             "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "won"_a, "illegal"_a, "found"_a,
-             "extras"_a, "The caller's output arrays, bound once and written by every reset and step.");
+             // noconvert: an array of another dtype must be refused, not silently copied (the
+             // writes would land in the copy).
+             "obs"_a.noconvert(), "mask"_a.noconvert(), "reward"_a.noconvert(), "terminated"_a.noconvert(),
+             "truncated"_a.noconvert(), "won"_a.noconvert(), "illegal"_a.noconvert(), "found"_a.noconvert(),
+             "extras"_a.noconvert(), "The caller's output arrays, bound once and written by every reset and step.");
 }

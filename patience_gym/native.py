@@ -1,0 +1,267 @@
+"""The native (C++) engine behind the Python :class:`~patience_gym.core.game.Game` contract.
+
+``gym.make(id, engine="native")`` plays the variant on the compiled rules of ``src/native/``
+(module ``patience_gym._native``, built by ``pip install``) instead of the Python rules core. Both
+engines deal the same game from the same seed (the shuffle stays here, in numpy), take the same
+options with the same checks and messages, and give the same masks, observations, rewards, info,
+text and move descriptions; ``tests/test_native_equivalence.py`` steps them in lockstep.
+
+A :class:`NativeGame` takes everything that is not the rules from the variant's Python class:
+``OPTIONS`` (validation), the move table (``moves``, texts), the observation ``layout``, ``name``,
+``n_packs``, ``win_cards`` and ``default_max_steps``. Options reach C++ as integers, in the order
+of ``OPTIONS``: a bool as 0/1, ``None`` as -1, an int as itself, a string as its index in the
+option's ``choices``.
+
+Whatever reads a game's Python attributes (the greedy baseline's heuristics, the picture views)
+asks :func:`reference` for an equivalent Python game: a :class:`NativeGame` keeps its pack and the
+actions applied since, and replays them on a Python game only when asked (incrementally).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from patience_gym.core.game import Game, Move, ObsLayout, Option, resolve_options
+from patience_gym.games import Variant
+
+__all__ = [
+    "DEFAULT_ENGINE",
+    "ENGINES",
+    "NativeGame",
+    "encode_options",
+    "make_game",
+    "native_available",
+    "native_games",
+    "reference",
+]
+
+#: The engines ``PatienceEnv(engine=...)`` accepts.
+ENGINES = ("native", "python")
+#: The engine used when none is named. "native" once every variant has a native port.
+DEFAULT_ENGINE = "python"
+
+#: Info extras that are texts: C++ reports the index into this tuple (per Python class name).
+EXTRA_TEXTS: dict[str, dict[str, tuple[str, ...]]] = {}
+
+try:  # the compiled module is optional at import time: a clear error comes on first use
+    from patience_gym import _native  # type: ignore[attr-defined]
+
+    _IMPORT_ERROR: ImportError | None = None
+except ImportError as exc:  # pragma: no cover - depends on the build
+    _native = None
+    _IMPORT_ERROR = exc
+
+
+def native_available() -> bool:
+    """True when the compiled engine ``patience_gym._native`` is importable."""
+    return _native is not None
+
+
+def _module() -> Any:
+    if _native is None:
+        raise ImportError(
+            "the native engine (patience_gym._native) is not built: reinstall with a C++17 compiler and "
+            "CMake present, e.g. `apt-get install g++ cmake` then `bash scripts/setup.sh` "
+            f"(or pip install -e .), or use engine='python' ({_IMPORT_ERROR})"
+        )
+    return _native
+
+
+def native_games() -> frozenset[str]:
+    """The Python class names of the games this build plays natively (empty when not built)."""
+    return frozenset(_native.games()) if _native is not None else frozenset()
+
+
+def check_engine(engine: str, variant: Variant) -> None:
+    """Refuse an unknown engine, or "native" for a variant without a native port."""
+    if engine not in ENGINES:
+        allowed = ", ".join(repr(e) for e in ENGINES)
+        raise ValueError(f"engine={engine!r} is not allowed; choose one of {allowed}")
+    if engine == "native":
+        mod = _module()
+        if variant.game.__name__ not in mod.games():
+            ported = ", ".join(sorted(mod.games())) or "none"
+            raise ValueError(
+                f"{variant.env_name} has no native engine yet (native: {ported}); use engine='python'"
+            )
+
+
+def encode_options(declared: Mapping[str, Option[Any]], options: Mapping[str, Any]) -> list[int]:
+    """Resolved option values as C++ takes them, in the order of ``declared``."""
+    encoded: list[int] = []
+    for name, opt in declared.items():
+        value = options[name]
+        if value is None:
+            code = -1
+        elif isinstance(value, bool):
+            code = int(value)
+        elif isinstance(value, str):
+            assert opt.choices is not None, f"option {name} takes a text without choices"
+            code = list(opt.choices).index(value)
+        elif isinstance(value, int):
+            if not 0 <= value < 2**31:
+                raise ValueError(f"{name}={value!r} is too large for the native engine (at most {2**31 - 1})")
+            code = value
+        else:
+            raise TypeError(f"option {name}={value!r}: the native engine takes bool, int, str or None")
+        encoded.append(code)
+    return encoded
+
+
+class NativeGame(Game[Any]):
+    """A game played by the native engine, with its Python class's table, layout and texts.
+
+    Built by :func:`native_class` once per variant class (the class attributes are copied), then
+    like any game: ``NativeKlondike(draw=3)``.
+    """
+
+    PYTHON: ClassVar[type[Game[Any]]]
+
+    def __init__(self, **options: Any) -> None:
+        # The Python game validates the options (same messages) and builds moves and layout.
+        self._template = self.PYTHON(**options)
+        self.options = self._template.options
+        self.moves: tuple[Move[Any], ...] = tuple(self._template.moves)
+        self.layout: ObsLayout = self._template.layout
+        self.n_actions = len(self.moves)
+        self._c = _module().Game.make(self.PYTHON.__name__, encode_options(self.OPTIONS, self.options))
+        assert self._c.n_actions == self.n_actions and self._c.obs_size == self.layout.size, (
+            f"{self.name}: the native engine's table or layout differs from the Python one"
+        )
+        self._texts = EXTRA_TEXTS.get(self.PYTHON.__name__, {})
+        self._history: list[int] = []  # actions since the deal, for reference()
+        self._mirror: Game[Any] | None = None
+        self._mirrored = 0
+
+    def configure(self, **options: Any) -> None:  # pragma: no cover - the template configures
+        raise NotImplementedError
+
+    # ---- the contract, answered by C++ ---------------------------------------------------------
+
+    def deal(self, pack: list[int]) -> None:
+        self._c.deal(pack)
+        self._pack = list(pack)
+        self._history = []
+        self._mirror = None
+
+    def is_legal(self, action: int) -> bool:
+        return bool(self._c.is_legal(action))
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(self.n_actions, dtype=bool)
+        self._c.legal_mask(mask)
+        return mask
+
+    def apply(self, action: int) -> Any:
+        from patience_gym.core.game import IllegalMove, Outcome
+
+        if not 0 <= action < self.n_actions:
+            raise IllegalMove(f"{self.name}: action {action} is outside 0..{self.n_actions - 1}")
+        if not self._c.is_legal(action):
+            raise IllegalMove(f"{self.name}: {self.describe(action)} is not legal now")
+        before = self._c.foundation_cards
+        self._c.apply(action)
+        self._history.append(action)
+        after = self._c.foundation_cards
+        return Outcome(after - before, after == self.win_cards)
+
+    def _apply(self, move: Move[Any]) -> None:  # pragma: no cover - apply() goes to C++ directly
+        raise NotImplementedError
+
+    @property
+    def foundation_cards(self) -> int:
+        return int(self._c.foundation_cards)
+
+    def observe(self, out: np.ndarray) -> None:
+        self._c.observe(out)
+
+    def render(self) -> str:
+        return str(self._c.render())
+
+    def describe(self, action: int) -> str:
+        return str(self._c.describe(action))
+
+    def cards_in_play(self) -> list[int]:
+        return list(self._c.cards_in_play())
+
+    def extra_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {}
+        for name, value in zip(self._c.extra_names(), self._c.extra_values(), strict=True):
+            texts = self._texts.get(name)
+            info[name] = texts[value] if texts is not None else int(value)
+        return info
+
+    def state_key(self) -> Hashable:
+        return bytes(self._c.state_key())
+
+    def clone(self) -> NativeGame:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._c = self._c.clone()
+        new._history = self._history[:]
+        new._mirror = None  # a mirror is never shared: the clone replays its own when asked
+        new._mirrored = 0
+        return new
+
+    # ---- the Python twin -------------------------------------------------------------------------
+
+    def reference(self) -> Game[Any]:
+        """The same position on the Python rules core (for heuristics and pictures).
+
+        Replayed from the pack and the actions since the deal, incrementally: asking after every
+        move costs one Python move each time. The returned game is owned by this one; clone it
+        before changing it.
+        """
+        if self._mirror is None:
+            self._mirror = self.PYTHON(**self.options)
+            self._mirror.initial_pack = tuple(self._pack)
+            self._mirror.deal(list(self._pack))
+            self._mirrored = 0
+        for a in self._history[self._mirrored :]:
+            self._mirror.apply(a)
+        self._mirrored = len(self._history)
+        return self._mirror
+
+    def heuristic(self) -> float:
+        return self.reference().heuristic()
+
+
+_CLASSES: dict[type[Game[Any]], type[NativeGame]] = {}
+
+
+def native_class(py: type[Game[Any]]) -> type[NativeGame]:
+    """The native twin of the Python game class ``py`` (made once, then cached)."""
+    if py not in _CLASSES:
+        attrs = {
+            "PYTHON": py,
+            "name": py.name,
+            "n_packs": py.n_packs,
+            "OPTIONS": py.OPTIONS,
+            "win_cards": py.win_cards,
+            "default_max_steps": py.default_max_steps,
+            "__doc__": f"{py.__name__} on the native engine (see patience_gym.native).",
+        }
+        _CLASSES[py] = type(f"Native{py.__name__}", (NativeGame,), attrs)
+    return _CLASSES[py]
+
+
+def make_game(variant: Variant, engine: str | None = None, **options: Any) -> Game[Any]:
+    """The variant's game on ``engine`` (default :data:`DEFAULT_ENGINE`), with its fixed options."""
+    engine = DEFAULT_ENGINE if engine is None else engine
+    check_engine(engine, variant)
+    if engine == "python":
+        return variant.make_game(**options)
+    return native_class(variant.game)(**{**variant.options, **options})
+
+
+def reference(game: Game[Any]) -> Game[Any]:
+    """``game`` itself on the Python engine, its Python twin on the native one."""
+    return game.reference() if isinstance(game, NativeGame) else game
+
+
+def resolve(variant: Variant, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The variant's options resolved and validated as the Python class does it."""
+    return resolve_options(variant.game.name, variant.game.OPTIONS, {**variant.options, **options})

@@ -1,0 +1,393 @@
+"""Batched environments on the native engine: a Gymnasium ``VectorEnv`` and a stable-baselines3 ``VecEnv``.
+
+``gym.make_vec("patience_gym/Klondike-v0", num_envs=N, vectorization_mode="vector_entry_point")``
+returns a :class:`PatienceVectorEnv`: N games of one variant stepped together in one native call
+(the GIL released), each exactly as ``gym.make(id)`` steps it (rewards, illegal-action penalty,
+``info``, step limit). It follows Gymnasium 1.x ``NEXT_STEP`` autoreset: a sub-env that ended on one
+step is dealt again on the next, whatever its action, returning the new deal with reward 0.
+
+Deals: ``reset(seed=s)`` gives sub-env ``i`` its own numpy Generator seeded ``s + i`` (as
+``SyncVectorEnv`` seeds its envs) and each deal is ``rng.permutation`` of the ordered pack(s), as
+``Game.new_game`` shuffles; so sub-env ``i`` deals, episode after episode, the same games as
+``gym.make(id)`` reset with ``seed=s + i`` once and then without a seed.
+
+:class:`PatienceSB3VecEnv` is the same engine behind stable-baselines3's ``VecEnv`` API (its
+``SAME_STEP`` reset: a finished game is dealt again at once and its last observation goes to
+``info["terminal_observation"]``), with ``env_method("action_masks")`` for sb3-contrib's
+``MaskablePPO``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from patience_gym.core.cards import N_KINDS
+from patience_gym.env import REWARD_MODES, PatienceEnv
+from patience_gym.native import EXTRA_TEXTS, _module, encode_options
+
+__all__ = ["NativeBatch", "PatienceSB3VecEnv", "PatienceVectorEnv"]  # noqa: F822 (PatienceSB3VecEnv: module __getattr__)
+
+
+class NativeBatch:
+    """N native games with their output buffers and one numpy Generator each (shared plumbing).
+
+    The buffers are written in place by every native call: ``obs`` (N, size) float32, ``mask``
+    (N, n) bool, ``reward`` float64, ``terminated``/``truncated``/``won``/``illegal`` bool,
+    ``found`` and ``extras`` int64.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        variant: str,
+        max_episode_steps: int | None = None,
+        reward: str = "foundation",
+        illegal_reward: float = -0.01,
+        engine: str | None = None,
+        **options: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs={num_envs!r} must be a whole number >= 1")
+        if engine not in (None, "native"):
+            raise ValueError(
+                f"engine={engine!r}: the batched environment runs on the native engine only; for the "
+                "Python engine use gym.make_vec(..., vectorization_mode='sync')"
+            )
+        # One single env checks everything the way gym.make does (variant, reward, illegal_reward,
+        # options, and that the variant has a native port) and lends its spaces and layout.
+        self.template = PatienceEnv(
+            variant, reward=reward, illegal_reward=illegal_reward, engine="native", **options
+        )
+        game = self.template.game
+        self.num_envs = n = int(num_envs)
+        self.n_actions = game.n_actions
+        self.layout = game.layout
+        self.max_episode_steps = max_episode_steps
+        if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or max_episode_steps < 1):
+            raise ValueError(f"max_episode_steps={max_episode_steps!r} must be >= 1 or None")
+        py_name = type(game).PYTHON.__name__  # type: ignore[attr-defined]
+        self.engine = _module().BatchedGames(
+            py_name,
+            encode_options(game.OPTIONS, game.options),
+            n,
+            REWARD_MODES.index(reward),
+            self.template.illegal_reward,
+            0 if max_episode_steps is None else int(max_episode_steps),
+        )
+        self.extra_names: list[str] = list(self.engine.extra_names)
+        self.extra_texts = EXTRA_TEXTS.get(py_name, {})
+        self.pack_size = self.engine.pack_size
+        self.obs: np.ndarray = np.zeros((n, self.layout.size), dtype=np.float32)
+        self.mask: np.ndarray = np.zeros((n, self.n_actions), dtype=bool)
+        self.reward: np.ndarray = np.zeros(n, dtype=np.float64)
+        self.terminated: np.ndarray = np.zeros(n, dtype=bool)
+        self.truncated: np.ndarray = np.zeros(n, dtype=bool)
+        self.won: np.ndarray = np.zeros(n, dtype=bool)
+        self.illegal: np.ndarray = np.zeros(n, dtype=bool)
+        self.found: np.ndarray = np.zeros(n, dtype=np.int64)
+        self.extras: np.ndarray = np.zeros((n, len(self.extra_names)), dtype=np.int64)
+        self.out = _module().Outputs(
+            self.obs,
+            self.mask,
+            self.reward,
+            self.terminated,
+            self.truncated,
+            self.won,
+            self.illegal,
+            self.found,
+            self.extras,
+        )
+        self.packs: np.ndarray = np.zeros((n, self.pack_size), dtype=np.int32)
+        self.rngs: list[np.random.Generator] = [seeding.np_random(None)[0] for _ in range(n)]
+        self.dealt = False
+
+    def seed(self, seed: int | Sequence[int | None] | None) -> None:
+        """Sub-env ``i`` gets ``seed + i`` (an int), ``seed[i]`` (a list), or stays as it is (None)."""
+        if seed is None:
+            return
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seeds: list[int | None] = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)  # type: ignore[arg-type]  # a bool was refused above as an int
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"seed must be an int or a list of {self.num_envs} seeds, got {len(seeds)}")
+        for i, s in enumerate(seeds):
+            if s is not None:
+                self.rngs[i] = seeding.np_random(s)[0]
+
+    def shuffle(self, rows: np.ndarray) -> None:
+        """Fill the packs of ``rows`` (bool mask) as ``Game.new_game`` shuffles: a permutation of the
+        ordered pack(s) (card ``i % 52`` at position ``i``) from each row's Generator."""
+        for i in np.flatnonzero(rows).tolist():
+            self.packs[i] = self.rngs[i].permutation(self.pack_size) % N_KINDS
+
+    def reset_rows(self, rows: np.ndarray) -> None:
+        self.shuffle(rows)
+        self.engine.reset(self.packs, rows, self.out)
+        self.dealt = True
+
+    def step(self, actions: np.ndarray, rows: np.ndarray) -> None:
+        self.shuffle(rows)
+        self.engine.step(actions, self.packs, rows, self.out)
+
+    def actions(self, actions: Any) -> np.ndarray:
+        """``actions`` as N int64 ids; anything but integers of the right shape is refused."""
+        arr = np.asarray(actions)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(
+                f"actions must be {self.num_envs} integer ids (an integer array), got dtype {arr.dtype}"
+            )
+        if arr.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {arr.shape}")
+        return np.ascontiguousarray(arr, dtype=np.int64)
+
+    def info_rows(self) -> dict[str, np.ndarray]:
+        """Per-key arrays of what PatienceEnv's ``info`` holds, for every sub-env (copies)."""
+        info: dict[str, np.ndarray] = {
+            "won": self.won.copy(),
+            "foundation_cards": self.found.copy(),
+            "action_mask": self.mask.astype(np.int8),
+            "illegal_action": self.illegal.copy(),
+        }
+        for k, name in enumerate(self.extra_names):
+            texts = self.extra_texts.get(name)
+            column = self.extras[:, k]
+            info[name] = np.array([texts[v] for v in column], dtype=object) if texts else column.copy()
+        return info
+
+    def render(self) -> tuple[str, ...]:
+        return tuple(self.engine.game(i).render() for i in range(self.num_envs))
+
+
+class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+    """N games of one variant in one native batch, as a Gymnasium 1.x ``VectorEnv`` (see the module).
+
+    Arguments are those of ``gym.make(id, ...)`` (``reward``, ``illegal_reward``, rule options),
+    plus ``num_envs``, ``max_episode_steps`` (the registered limit by default; ``None``: none) and
+    ``copy``: ``True`` (default) returns fresh arrays from ``reset``/``step``; ``False`` returns the
+    observation buffer itself, rewritten in place by the next call. ``render_mode="ansi"``:
+    ``render()`` returns each sub-env's table as text.
+
+    ``info`` holds, batched, what a single env's holds: ``won``, ``foundation_cards``,
+    ``action_mask`` (N, n) ``int8``, ``illegal_action`` and the variant's extras, each with its
+    ``_key`` mask (all True: every sub-env reports every key). ``action_masks()``: (N, n) bool.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
+    batch: NativeBatch
+
+    def __init__(
+        self,
+        num_envs: int,
+        variant: str,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        reward: str = "foundation",
+        illegal_reward: float = -0.01,
+        engine: str | None = None,
+        copy: bool = True,
+        **options: Any,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(
+                f"render_mode={render_mode!r} is not supported by the batched env; use None or 'ansi'"
+            )
+        self.batch = NativeBatch(
+            num_envs, variant, max_episode_steps, reward, illegal_reward, engine, **options
+        )
+        self.num_envs = self.batch.num_envs
+        self.render_mode = render_mode
+        self.copy = copy
+        self.single_observation_space = self.batch.template.observation_space
+        self.single_action_space = self.batch.template.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, self.batch.n_actions))
+        self.layout = self.batch.layout
+        self._autoreset = np.zeros(self.num_envs, dtype=bool)
+        self._ones = np.ones(self.num_envs, dtype=bool)
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        if options:
+            raise ValueError(f"reset options {sorted(options)} are not supported by the batched env")
+        self.batch.seed(seed)
+        self.batch.reset_rows(self._ones)
+        self._autoreset[:] = False
+        return self._observations(), self._info()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self.batch.dealt:
+            from gymnasium.error import ResetNeeded
+
+            raise ResetNeeded("call reset() before step()")
+        acts = self.batch.actions(actions)
+        self.batch.step(acts, self._autoreset)
+        b = self.batch
+        np.logical_or(b.terminated, b.truncated, out=self._autoreset)
+        return self._observations(), b.reward.copy(), b.terminated.copy(), b.truncated.copy(), self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every sub-env, (N, n) bool (all False for a finished game)."""
+        out: np.ndarray = self.batch.mask.copy()
+        return out
+
+    def render(self) -> tuple[str, ...] | None:
+        return self.batch.render() if self.render_mode == "ansi" else None
+
+    @property
+    def bytes_per_game(self) -> int:
+        """Memory per game: the native game and bookkeeping plus its rows of the output buffers."""
+        b = self.batch
+        rows = b.obs[0].nbytes + b.mask[0].nbytes + b.packs[0].nbytes + b.extras[0].nbytes + 8 * 2 + 4
+        return int(b.engine.bytes_per_game) + int(rows)
+
+    def _observations(self) -> np.ndarray:
+        return self.batch.obs.copy() if self.copy else self.batch.obs
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {}
+        for key, value in self.batch.info_rows().items():
+            info[key] = value
+            info["_" + key] = self._ones.copy()
+        return info
+
+
+def __getattr__(name: str) -> Any:
+    # stable-baselines3 (the train extra) pulls in torch: import it only when the sb3 VecEnv is
+    # asked for, so gym.make_vec stays light.
+    if name == "PatienceSB3VecEnv":
+        return _sb3_vec_env_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_SB3_CLASS: type | None = None
+
+
+def _sb3_vec_env_class() -> type:
+    global _SB3_CLASS
+    if _SB3_CLASS is None:
+        from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+        _SB3_CLASS = type("PatienceSB3VecEnv", (_SB3VecEnvMixin, VecEnv), {"__module__": __name__})
+        _SB3_CLASS.__doc__ = _SB3VecEnvMixin.__doc__
+    return _SB3_CLASS
+
+
+if TYPE_CHECKING:  # type-checked as the sb3 VecEnv it is mixed into at run time
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _VecEnvBase
+else:
+    _VecEnvBase = object
+
+
+class _SB3VecEnvMixin(_VecEnvBase):
+    """The native batch as a stable-baselines3 ``VecEnv`` (``vec_env: native`` in a PPO config).
+
+    ``PatienceSB3VecEnv("Klondike-v0", n_envs=64, **env_kwargs)``; ``seed(s)`` then ``reset()``
+    deals sub-env ``i`` from seed ``s + i`` as ``DummyVecEnv`` over ``gym.make`` envs would.
+    Rewards are float32, ``dones`` = terminated or truncated, and each ``info`` holds
+    ``terminal_observation`` and ``TimeLimit.truncated`` at an episode's end, as sb3 expects.
+    ``env_method("action_masks")`` (what sb3-contrib's ``get_action_masks`` calls) returns
+    the masks of the sub-envs. Wrap it in ``VecMonitor`` for episode statistics.
+    """
+
+    def __init__(self, env_id: str, n_envs: int = 1, max_episode_steps: int | None = -1, **env_kwargs: Any):
+        from patience_gym.games import get_variant
+
+        variant = get_variant(env_id)
+        if max_episode_steps == -1:  # the registered limit, as gym.make applies it
+            max_episode_steps = variant.max_episode_steps
+        self.render_mode = None
+        self.batch = NativeBatch(n_envs, variant.env_name, max_episode_steps, **env_kwargs)
+        super().__init__(n_envs, self.batch.template.observation_space, self.batch.template.action_space)
+        self._actions = np.zeros(n_envs, dtype=np.int64)
+        self._all = np.ones(n_envs, dtype=bool)
+        self._none = np.zeros(n_envs, dtype=bool)
+
+    def reset(self) -> np.ndarray:
+        self.batch.seed(self._seeds)
+        self._reset_seeds()
+        self._reset_options()
+        self.batch.reset_rows(self._all)
+        infos = self._infos()
+        self.reset_infos = infos
+        out: np.ndarray = self.batch.obs.copy()
+        return out
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = self.batch.actions(np.asarray(actions).reshape(self.num_envs))
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        b = self.batch
+        b.step(self._actions, self._none)
+        dones = b.terminated | b.truncated
+        rewards = b.reward.astype(np.float32)
+        infos = self._infos()
+        if dones.any():
+            for i in np.flatnonzero(dones).tolist():
+                infos[i]["terminal_observation"] = b.obs[i].copy()
+                infos[i]["TimeLimit.truncated"] = bool(b.truncated[i] and not b.terminated[i])
+            b.reset_rows(dones)  # sb3 resets at once; the new deal's observation is returned
+            for i in np.flatnonzero(dones).tolist():
+                self.reset_infos[i] = self._row_info(i)
+        return b.obs.copy(), rewards, dones, infos
+
+    def close(self) -> None:
+        pass
+
+    def action_masks(self) -> np.ndarray:
+        out: np.ndarray = self.batch.mask.copy()
+        return out
+
+    def _indices(self, indices: Any) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        if attr_name == "render_mode":
+            return [None for _ in self._indices(indices)]
+        if attr_name == "action_masks":
+            return [lambda i=i: self.batch.mask[i].copy() for i in self._indices(indices)]
+        value = getattr(self.batch.template, attr_name)  # AttributeError for unknown names
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"the native batch has no settable attribute {attr_name!r}")
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            return [self.batch.mask[i].copy() for i in rows]
+        if method_name == "render" and self.render_mode is None:
+            return [None for _ in rows]
+        raise AttributeError(f"the native batch has no method {method_name!r} for env_method")
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def _row_info(self, i: int) -> dict[str, Any]:
+        b = self.batch
+        info: dict[str, Any] = {
+            "won": bool(b.won[i]),
+            "foundation_cards": int(b.found[i]),
+            "action_mask": b.mask[i].astype(np.int8),
+            "illegal_action": bool(b.illegal[i]),
+        }
+        for k, name in enumerate(b.extra_names):
+            texts = b.extra_texts.get(name)
+            v = int(b.extras[i, k])
+            info[name] = texts[v] if texts else v
+        return info
+
+    def _infos(self) -> list[dict[str, Any]]:
+        return [self._row_info(i) for i in range(self.num_envs)]
