@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping
-from typing import Any, SupportsFloat
+from typing import Any, ClassVar, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -72,7 +72,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     ``variant`` (set by the registration: ``gym.make`` refuses a ``variant`` naming another game
     than its id), ``engine`` (``"python"``: the rules core; ``"native"``: the same rules compiled
     from ``src/native/``, identical in every observation, reward and text; the default is
-    ``patience_gym.native.DEFAULT_ENGINE``), ``render_mode`` (``None``; ``"ansi"``: the table as text; ``"rgb_array"``: an
+    ``patience_gym.native.DEFAULT_ENGINE``), ``render_mode`` (``None``; ``"ansi"``: the table as
+    text; ``"rgb_array"``: an
     ``H x W x 3`` ``uint8`` picture of the table, the same size all episode, face-down cards drawn
     as backs), ``reward``, ``illegal_reward`` (a finite number), and the variant's rule options
     (``docs/rules.md``), e.g. ``draw=3`` for Klondike (NumPy scalars count as their Python value).
@@ -86,7 +87,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     * v0: first release.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
     _spec: EnvSpec | None = None
 
     def __init__(
@@ -159,10 +160,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             return self._obs.copy(), self.illegal_reward, False, False, self._info(illegal=True)
         outcome = self.game.apply(a)  # what changed: the reward and the end follow from it alone
         self._refresh(won=outcome.won)
-        if self.reward_mode == "win":
-            reward = 1.0 if outcome.won else 0.0
-        else:
-            reward = outcome.gained / self._to_win
+        won_mode = self.reward_mode == "win"
+        reward = (1.0 if outcome.won else 0.0) if won_mode else outcome.gained / self._to_win
         return self._obs.copy(), reward, not self._live, False, self._info(illegal=False)
 
     def render(self) -> str | np.ndarray | None:

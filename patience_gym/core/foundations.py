@@ -45,7 +45,9 @@ class FoundationRow:
         table = []
         for pile in self.piles:
             ok = [pile.accept is None or pile.accept(c) for c in range(N_KINDS)]
-            rows = [tuple(ok[c] and pile.build.fits(top, c) for c in range(N_KINDS)) for top in range(N_KINDS)]
+            rows = [
+                tuple(ok[c] and pile.build.fits(top, c) for c in range(N_KINDS)) for top in range(N_KINDS)
+            ]
             rows.append(tuple(ok[c] and c in pile.starts for c in range(N_KINDS)))
             table.append(tuple(rows))
         object.__setattr__(self, "fits", tuple(table))
@@ -58,7 +60,9 @@ class FoundationRow:
         pile = piles[f]
         return self.fits[f][pile[-1] if pile else EMPTY][c]
 
-    def first_accepting(self, piles: Sequence[Sequence[int]], c: int, among: Iterable[int] | None = None) -> int:
+    def first_accepting(
+        self, piles: Sequence[Sequence[int]], c: int, among: Iterable[int] | None = None
+    ) -> int:
         """The leftmost pile (of ``among``, default all) that takes ``c``, or -1."""
         fits = self.fits
         for f in range(len(fits)) if among is None else among:

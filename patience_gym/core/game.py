@@ -100,7 +100,9 @@ def house_rules(declared: Mapping[str, Option[Any]], options: Mapping[str, Any])
     ]
 
 
-def resolve_options(game: str, declared: Mapping[str, Option[Any]], given: Mapping[str, Any]) -> dict[str, Any]:
+def resolve_options(
+    game: str, declared: Mapping[str, Option[Any]], given: Mapping[str, Any]
+) -> dict[str, Any]:
     """Defaults overlaid with ``given``; an unknown name or a bad value raises with what is allowed."""
     unknown = sorted(set(given) - set(declared))
     if unknown:
