@@ -2,7 +2,7 @@
 
 A card is a small ``int``: ``suit * 13 + (rank - 1)`` with suits in the order ``C D H S`` and
 ranks ace = 1 ... king = 13, so the 52 distinct cards are ``0 .. 51``. Two-pack games hold two
-copies of each id; the copies are interchangeable for every rule (RULES.md, "Common terms"), so a
+copies of each id; the copies are interchangeable for every rule (docs/rules.md, "Common terms"), so a
 copy needs no identity of its own.
 """
 
@@ -82,7 +82,7 @@ def parse_pack(deck: object, n_packs: int, game: str) -> list[int]:
 def take_out(pack: list[int], wanted: Sequence[int]) -> list[int]:
     """Remove the first copy of each card in ``wanted`` from ``pack`` (in place); return them.
 
-    RULES.md: games that take foundation cards out before dealing remove the first copies and
+    docs/rules.md: games that take foundation cards out before dealing remove the first copies and
     deal the rest in order.
     """
     for c in wanted:

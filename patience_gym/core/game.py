@@ -5,7 +5,7 @@ answers which actions are legal, applies one, and describes itself in text and i
 observation vector. :mod:`patience_gym.env` adapts any game to the Gymnasium API.
 
 One place per decision: a variant writes :meth:`Game.is_legal` (the rule, read straight from
-RULES.md) and :meth:`Game._apply` (what the move does). :meth:`Game.legal_mask` defaults to asking
+docs/rules.md) and :meth:`Game._apply` (what the move does). :meth:`Game.legal_mask` defaults to asking
 ``is_legal`` of every action; variants may override it with a faster enumeration, and the test
 suite checks at every step of random games that the two agree exactly.
 """
@@ -48,7 +48,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Option(Generic[T]):
-    """One keyword argument of a variant (RULES.md: "every option is a constructor keyword").
+    """One keyword argument of a variant (docs/rules.md: "every option is a keyword argument of the environment").
 
     ``choices`` lists the allowed values; ``check`` is used instead for open ranges, returning an
     error text (or ``None`` when the value is fine) and ``allowed`` describes it for messages.
@@ -185,7 +185,7 @@ class Game(ABC, Generic[K]):
     Class attributes a variant sets:
 
     - ``name``: the variant's display name; ``n_packs``: 1 or 2.
-    - ``OPTIONS``: the keyword arguments of RULES.md with their defaults and allowed values.
+    - ``OPTIONS``: the keyword arguments of docs/rules.md with their defaults and allowed values.
     - ``win_cards``: how many cards must reach the foundations to win.
     - ``default_max_steps``: the step limit registered with the environment.
     - ``STATE``: the names of the attributes that make up a position (copied by :meth:`clone`,

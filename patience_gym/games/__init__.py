@@ -42,7 +42,7 @@ class Variant:
         return self.game(**{**self.options, **options})
 
 
-VARIANTS: tuple[Variant, ...] = (  # in the order of RULES.md
+VARIANTS: tuple[Variant, ...] = (  # in the order of docs/rules.md
     Variant("Klondike-v0", Klondike, summary="Klondike, one pack, draw 1, one pass (Cadogan)"),
     Variant("Nestor-v0", Nestor, summary="Nestor, one pack, pair equal ranks (Cadogan)"),
     Variant("Babette-v0", Babette, summary="Babette, two packs, aces up and kings down, two re-deals (Cadogan)"),
