@@ -48,7 +48,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Option(Generic[T]):
-    """One keyword argument of a variant (docs/rules.md: "every option is a keyword argument of the environment").
+    """One keyword argument of a variant (docs/rules.md: every option is an environment keyword).
 
     ``choices`` lists the allowed values; ``check`` is used instead for open ranges, returning an
     error text (or ``None`` when the value is fine) and ``allowed`` describes it for messages.
