@@ -2,7 +2,8 @@
 
 ``anna_deck(layout, pack)`` inverts the deal: ``layout`` is the cards as they turn up while the
 helps are laid out (knaves included: they go to the foundations and the next card takes the
-place), ``pack`` the cards turned next. Most scenarios start from ``LAYOUT``:
+place), ``pack`` the cards turned next, and the cards not named follow (:func:`rest_of_pack`).
+Most scenarios start from ``LAYOUT``:
 
     foundations: JC JC (both clubs piles started by the knaves in the layout)
     help 0: 5H   help 1: QD   help 2: 4H   help 3: 5S
@@ -20,25 +21,29 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.core.cards import NAME, ordered_pack
+from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
-from patience_gym.games.anna import Anna
-from patience_gym.testing import act, action_id, check_position, check_rollout, legal_moves_text
+from patience_gym.core.moves import Move
+from patience_gym.games.anna import TABLE, Anna, Kind
+from patience_gym.testing import (
+    act,
+    action_id,
+    check_position,
+    check_rollout,
+    deck,
+    legal_moves_text,
+    rest_of_pack,
+)
 
 DATA = Path(__file__).parent / "data"
 LAYOUT = "JC 5H JC QD 4H 5S 6S 7S 8S 9S"
 
 
 def anna_deck(layout: str, pack: str = "") -> list[str]:
-    """A two-pack deck that lays out ``layout`` and then turns ``pack``.
-
-    Cards not named follow in A..K, C D H S order, each pack's copy in turn.
-    """
-    named = layout.split() + pack.split()
-    pool = [NAME[c] for c in ordered_pack(2)]
-    for c in named:
-        pool.remove(c)  # raises when a card is named three times
-    return named + pool
+    """A two-pack deck that lays out ``layout`` and then turns ``pack``; the cards not named
+    follow in the ordered packs' order."""
+    named = deck(layout) + deck(pack)
+    return named + rest_of_pack(named, 2)
 
 
 def game_for(pack: str = "", layout: str = LAYOUT, **options: Any) -> Anna:
@@ -48,13 +53,32 @@ def game_for(pack: str = "", layout: str = LAYOUT, **options: Any) -> Anna:
 
 
 def helps(g: Anna) -> list[list[str]]:
-    return [[NAME[c] for c in h] for h in g.helps]
+    return [names(h) for h in g.helps]
+
+
+def sizes(g: Anna) -> list[int]:
+    """Cards on each foundation (0-7: two per suit, C C D D H H S S)."""
+    return [len(pile) for pile in g.foundations]
+
+
+def test_the_action_table_is_read_off_by_kind() -> None:
+    assert [TABLE.first[k] for k in Kind] == [0, 1, 2, 3, 11, 19] and len(TABLE) == 75
+    assert TABLE[TABLE.first[Kind.HELP_TO_HELP] + 7 * 3 + 5].text == "help 3 -> help 6"
+    assert all(TABLE[a].kind is Kind.HELP_TO_HELP for a in TABLE.ids(Kind.HELP_TO_HELP))
+    assert Anna().moves == TABLE.moves
+
+
+def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_marriage() -> None:
+    g = game_for()
+    with pytest.raises(AssertionError):
+        g._apply(Move("help_h", 0, 2))  # type: ignore[arg-type]  # a string, not Kind.HELP_TO_HELP
+    assert helps(g)[0] == ["5H"] and helps(g)[2] == ["4H"]
 
 
 def test_knaves_in_the_layout_go_up_and_the_next_card_takes_their_place() -> None:
     g = game_for()
     assert helps(g) == [["5H"], ["QD"], ["4H"], ["5S"], ["6S"], ["7S"], ["8S"], ["9S"]]
-    assert g.foundations == [1, 1, 0, 0, 0, 0, 0, 0], "the two clubs knaves start piles 0 and 1"
+    assert sizes(g) == [1, 1, 0, 0, 0, 0, 0, 0], "the two clubs knaves start piles 0 and 1"
     assert g.foundation_cards == 2 and len(g.pack) == 94 and g.talon == []
     check_position(g)
 
@@ -62,11 +86,11 @@ def test_knaves_in_the_layout_go_up_and_the_next_card_takes_their_place() -> Non
 def test_a_knave_turned_from_the_pack_goes_up_at_once() -> None:
     g = game_for("JH 3C JH")
     act(g, "pack -> talon")
-    assert g.foundations[4] == 1 and g.talon == [], "JH starts the first hearts pile"
+    assert sizes(g)[4] == 1 and g.talon == [], "JH starts the first hearts pile"
     act(g, "pack -> talon")
-    assert [NAME[c] for c in g.talon] == ["3C"]
+    assert names(g.talon) == ["3C"]
     act(g, "pack -> talon")
-    assert g.foundations[4:6] == [1, 1] and len(g.talon) == 1, "the second JH starts pile 5"
+    assert sizes(g)[4:6] == [1, 1] and len(g.talon) == 1, "the second JH starts pile 5"
 
 
 def test_foundations_build_down_in_suit() -> None:
@@ -81,7 +105,7 @@ def test_foundations_build_down_in_suit() -> None:
     act(g, "pack -> talon")
     act(g, "9C talon -> foundation 0")
     act(g, "8C talon -> foundation 0")
-    assert g.foundations[:2] == [4, 2]
+    assert sizes(g)[:2] == [4, 2]
     act(g, "pack -> talon")  # TD: no diamonds knave is up yet
     assert not g.is_legal(action_id(g, "talon -> foundation"))
     # a help card goes up the same way: 9S has no pile (no spades knave)
@@ -94,7 +118,8 @@ def test_after_the_ace_comes_the_king_and_a_queen_never_goes_up() -> None:
     for c in descending.split()[:-1]:
         act(g, "pack -> talon")
         act(g, f"{c} talon -> foundation 0")
-    assert g.foundations[0] == 12 and NAME[g.helps[0][0]] == "5H"
+    assert sizes(g)[0] == 12 and NAME[g.helps[0][0]] == "5H"
+    assert names(g.foundations[0]) == ["JC", *descending.split()[:-1]], "the pile, knave first"
     act(g, "pack -> talon")
     assert NAME[g.talon[-1]] == "QC"
     assert not g.is_legal(action_id(g, "talon -> foundation")), "queens never go to the foundations"
@@ -165,12 +190,12 @@ def test_redeal_turns_the_talon_over_twice_and_no_more() -> None:
     turned: list[str] = []
     while g.pack:
         act(g, "pack -> talon")
-    turned = [NAME[c] for c in g.talon]
+    turned = names(g.talon)
     assert turned[:4] == first.split() and g.talon  # nothing played: every non-knave is there
     assert len(g.talon) == 94 - 6, "the six knaves left in the pack went up"
     act(g, "re-deal: talon turned over -> pack")
     assert g.talon == [] and g.redeals == 1
-    assert [NAME[c] for c in g.pack_order()] == turned, "the first card turned is turned first again"
+    assert names(g.pack_order()) == turned, "the first card turned is turned first again"
     act(g, "pack -> talon")
     assert NAME[g.talon[-1]] == "2D"
     while g.pack:
@@ -198,7 +223,7 @@ def test_observation_segments() -> None:
     act(g, "6H talon -> help 0")
     obs = g.observation()
     place, depth = g.layout.view(obs, "card_place"), g.layout.view(obs, "depth")
-    h5, h6, jc = NAME.index("5H"), NAME.index("6H"), NAME.index("JC")
+    h5, h6, jc = parse_card("5H"), parse_card("6H"), parse_card("JC")
     assert place[h5, 0, 0] == 1 and depth[h5, 0] == pytest.approx(1 / 12)
     assert place[h6, 0, 0] == 1 and depth[h6, 0] == 0
     assert place[jc, 0, 8] == 1 and place[jc, 1, 8] == 1, "both clubs knaves are up"
@@ -248,18 +273,18 @@ def test_refill_pack_fills_an_emptied_help_at_once_from_the_pack_unseen() -> Non
     act(g, "5H help 0 -> help 2")
     assert helps(g)[0] == ["8D"] and g.talon == [] and len(g.pack) == 93, "the pack's next card"
     act(g, "pack -> talon")
-    assert [NAME[c] for c in g.talon] == ["3D"]
+    assert names(g.talon) == ["3D"]
     # A help emptied to the foundations is refilled the same way.
     g = game_for("9D", layout="JC TC 5H QD 4H 5S 6S 7S 8S", refill="pack")
     act(g, "TC help 0 -> foundation 0")
-    assert helps(g)[0] == ["9D"] and g.foundations[0] == 2
+    assert helps(g)[0] == ["9D"] and sizes(g)[0] == 2
     check_position(g)
 
 
 def test_refill_pack_a_knave_drawn_goes_up_and_the_next_card_fills_the_help() -> None:
     g = game_for("JD 7C", refill="pack")
     act(g, "5H help 0 -> help 2")
-    assert g.foundations[2] == 1, "JD starts the first diamonds pile"
+    assert sizes(g)[2] == 1, "JD starts the first diamonds pile"
     assert helps(g)[0] == ["7C"] and g.talon == [] and len(g.pack) == 92
 
 
@@ -275,7 +300,7 @@ def test_refill_pack_an_empty_help_waits_while_the_pack_is_out_and_fills_at_the_
     check_position(g)  # the fast mask agrees while the helps wait
     act(g, "re-deal: talon turned over -> pack")
     assert helps(g)[0] == ["2D"] and helps(g)[4] == ["3D"], "help 0 first, from the new pack"
-    assert g.talon == [] and [NAME[c] for c in g.pack_order()[:2]] == ["8H", "4C"]
+    assert g.talon == [] and names(g.pack_order()[:2]) == ["8H", "4C"]
     check_position(g)
 
 
@@ -288,7 +313,7 @@ def test_refill_pack_a_knave_as_the_packs_last_card_leaves_the_help_waiting() ->
     while len(g.pack) > 1:
         act(g, "pack -> talon")
     act(g, "5H help 0 -> help 2")
-    assert g.pack == [] and helps(g)[0] == [] and g.foundations[6:] == [1, 1], "both spades knaves up"
+    assert g.pack == [] and helps(g)[0] == [] and sizes(g)[6:] == [1, 1], "both spades knaves up"
     assert not g.is_legal(action_id(g, "talon -> help 0"))
 
 

@@ -1,35 +1,23 @@
 """Anna (Cadogan; docs/rules.md section 5). Two packs.
 
-Rules in brief. The eight knaves are the foundations: whenever a knave turns up, in laying out the
-helps or from the pack, it goes to the foundations at once. Each foundation builds down in suit,
-J, T, 9, ..., 2, A and then K; queens never go to the foundations, so a full foundation holds 12
-cards and the game is won with 96 cards on them. The helps are 8 packets laid out from the pack
-(a knave among them goes to the foundations and the next card takes its place); only a help's
-top card is available. Marriages on the helps are ascending in suit (a card goes on the top card
-of its suit one rank lower), nothing is ever put on a queen, and help tops may be married onto
-other helps. The player turns the pack one card at a time onto the talon; the talon's top card may
-go to a foundation, be married onto a help, or fill an empty help. When the pack is exhausted the
-talon may be turned over, without shuffling, to become the pack: twice.
+Rules in brief (in full: docs/rules.md section 5). Every knave goes to the foundations as soon as
+it turns up; each foundation builds down in suit J, T, ..., A, K, and queens never go up, so 96
+cards win. Eight helps are laid out (a knave's place taken by the next card); their top cards are
+available, and cards are married onto them ascending in suit, never onto a queen. The pack is
+turned one card at a time onto the talon, whose top may go to a foundation or a help. Two re-deals.
 
-Option ``refill`` says how an empty help is filled:
+Option ``refill``: ``"free"`` (default, Cadogan) fills an empty help with the talon's top card when
+the player chooses; ``"pack"`` (Dick) fills it at once with the pack's next card, unseen (a knave
+drawn goes up and the next card is drawn), leaves it waiting while the pack is out, and fills the
+waiting helps at a re-deal, help 0 first.
 
-- ``"free"`` (default, Cadogan: "refilling the vacancies from the pack or talon"): by the
-  talon's top card, when the player chooses; "from the pack" is turning the card and then
-  placing it.
-- ``"pack"`` (Dick's stricter rule, "fill vacancies always from the pack"): at once, with the
-  next card of the pack, unseen, as an automatic step; a knave drawn so goes to the foundations
-  and the next card fills the help. While the pack is out an empty help waits (the talon may not
-  fill it), and a re-deal fills every waiting help at once from the new pack, help 0 first.
-
-Action table (75 ids, fixed). The table puts the moves that change no count (turning a card,
-re-dealing) before the help-to-help marriages, so the greedy policy's lowest-id tie-break turns
-the pack rather than shuffling a card between two helps to and fro:
+Action table (75 ids, fixed). Turning and re-dealing come before the help-to-help marriages, so
+a lowest-id tie-break turns the pack rather than moving a card between two helps to and fro:
 
 ======= ===================================================================
 id      move
 ======= ===================================================================
-0       turn the next card of the pack onto the talon (a knave goes to the
-        foundations instead)
+0       pack -> talon: turn the next card (a knave goes to the foundations)
 1       re-deal: turn the talon over to make the pack
 2       talon -> foundation
 3-10    help i -> foundation
@@ -37,102 +25,116 @@ id      move
 19-74   help i -> help j (i != j, ordered i-major): a marriage
 ======= ===================================================================
 
-Foundations are numbered 0-7, two per suit: 2s and 2s+1 for suit s (C D H S), the first knave of
-a suit to turn up taking 2s. "-> foundation" goes to the first of its suit's two piles that the
-card fits; when both fit they hold the same cards, so the choice makes no difference.
+Foundations 2s and 2s+1 are suit s's (C D H S), the first knave up taking 2s. A card goes to the
+first of its suit's two that it fits; when both fit they hold the same cards: no real choice.
 
-Observation segments (``layout.describe()``):
-
-- ``card_place`` (52, 2, 12): for each card and each of its two copies, one-hot over: help 0-7,
-  foundation, talon top, talon below the top (turned, so seen), the face-down pack. Copies are
-  interchangeable and take the slots in the order helps (0 first, bottom card first),
-  foundations, talon, pack; which cards are in the pack is only the complement of the rest,
-  never their order.
-- ``depth`` (52, 2): for a copy in a help, the cards lying on it / 12 (0: the available top).
-- ``foundation`` (8,): cards on each foundation / 12.
-- ``pack_size``, ``talon_size`` (1 each): cards / 104; ``redeals_left`` (1,): re-deals left / 2;
-  ``refill_pack`` (1,): 1 under ``refill="pack"``.
+Observation (``layout.describe()`` lists the segments): ``card_place`` gives each of a card's two
+copies a one-hot place (help 0-7, foundation, talon top, talon below the top, the face-down pack),
+the copies taking the slots in the order helps (help 0 first, bottom card first), foundations,
+talon, pack; ``depth`` the cards lying on a help copy; then the foundations' sizes, the pack and
+talon sizes, re-deals left and the ``refill`` option. The talon below its top is one place (its
+order is not observed); the pack's cards are only the complement of the rest, never their order.
 
 Choices where docs/rules.md is silent or needs reading (documented, tested):
 
-- **Under ``refill="free"`` vacancies are not refilled automatically.** The card the player
-  turns from the pack lies on the talon, from where it may go into the vacancy at once, so
-  "from the pack" is the turn followed by the fill, with no exception for the start. The player
-  keeps the choice of which card fills a vacancy and when, which is also how PySolFC-style "fill
-  from the waste" reads.
+- **Under ``refill="free"`` vacancies are not refilled automatically.** "From the pack" is the
+  turn followed by the fill from the talon, with no exception for the start: the player keeps
+  the choice of which card fills a vacancy and when (as PySolFC-style "fill from the waste").
 - Turning a knave from the pack is one action: the knave goes to the foundations and no further
   card is turned (docs/rules.md: "one card at a time").
 - Help-to-help moves are single cards; a help's cards are always one suit in ascending sequence,
   so every help card is shown (a player can read the packet from its base and top).
 - The re-deal is legal only when the pack is exhausted and the talon holds cards.
-- The talon's order below its top is not observed, nor the pack's order after a re-deal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from enum import Enum
 from typing import Any, ClassVar
 
 import numpy as np
 
 from patience_gym.core.cards import N_KINDS, NAME, RANK, SUIT, SUITS, card
-from patience_gym.core.game import Game, Move, ObsLayout, Option
+from patience_gym.core.foundations import FoundationRow, Pile, count_cards
+from patience_gym.core.game import Game, ObsLayout, Option
+from patience_gym.core.moves import Move, MoveTable, assert_never
 from patience_gym.core.vocabulary import SAME_SUIT_UP, Build
 
-N_HELPS = 8
-N_FOUNDATIONS = 8
-N_REDEALS = 2
-N_CARDS = 2 * N_KINDS
+N_HELPS, N_FOUNDATIONS, N_REDEALS, N_CARDS = 8, 8, 2, 2 * N_KINDS
 KNAVE, QUEEN = 11, 12
-#: Foundation sequence: J, T, ..., A, then K (wrap). A full foundation holds 12 cards.
-FOUNDATION_RANKS = (11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 13)
-FULL = len(FOUNDATION_RANKS)
-
-_FOUNDATION_BUILD = Build("down", "same", wrap=True)
-_F_FITS = _FOUNDATION_BUILD.table
-_H_FITS = SAME_SUIT_UP.table
+FULL = 12  # a full foundation: J down to A, then K (the queen never goes up)
 IS_QUEEN: tuple[bool, ...] = tuple(RANK[c] == QUEEN for c in range(N_KINDS))
 IS_KNAVE: tuple[bool, ...] = tuple(RANK[c] == KNAVE for c in range(N_KINDS))
-#: FOUNDATION_TOP[s][n]: the top card of a suit-s foundation holding n cards (-1 when none).
-FOUNDATION_TOP: tuple[tuple[int, ...], ...] = tuple(
-    tuple([-1] + [card(r, s) for r in FOUNDATION_RANKS]) for s in range(4)
+
+# ---- the foundations ----------------------------------------------------------------------------
+
+
+def _not_a_queen(c: int) -> bool:
+    return not IS_QUEEN[c]
+
+
+#: Piles 2s and 2s+1 for suit s: started by its knaves, down in suit, K after A; never a queen.
+_PILE = Build("down", "same", wrap=True)
+FOUNDATIONS = FoundationRow(
+    tuple(Pile(_PILE, frozenset({card(KNAVE, s)}), _not_a_queen) for s in range(len(SUITS)) for _ in (0, 1))
 )
-#: FOUNDATION_NEED[s][n]: the card a suit-s foundation of n cards takes next (-1: none).
-FOUNDATION_NEED: tuple[tuple[int, ...], ...] = tuple(
-    tuple([-1] + [card(r, s) for r in FOUNDATION_RANKS[1:]] + [-1]) for s in range(4)
+#: SUIT_PILES[c]: the two foundations of c's suit, the first started first.
+SUIT_PILES = tuple((2 * SUIT[c], 2 * SUIT[c] + 1) for c in range(N_KINDS))
+#: The marriage rule, as a table: ``MARRY[top][c]`` when ``c`` may go on a help whose top card is
+#: ``top``: ascending in suit, never on a queen.
+MARRY: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(SAME_SUIT_UP.fits(top, c) and not IS_QUEEN[top] for c in range(N_KINDS)) for top in range(N_KINDS)
+)
+_NOTHING, _ANYTHING = (False,) * N_KINDS, (True,) * N_KINDS
+
+# ---- the action table ---------------------------------------------------------------------------
+
+
+class Kind(Enum):
+    TURN = "turn"
+    REDEAL = "redeal"
+    TALON_TO_FOUNDATION = "talon -> foundation"
+    HELP_TO_FOUNDATION = "help -> foundation"
+    TALON_TO_HELP = "talon -> help"
+    HELP_TO_HELP = "help -> help"
+
+
+def _group(
+    kind: Kind, text: str, places: Iterable[tuple[int, int]] = ((-1, -1),)
+) -> tuple[Kind, list[Move[Kind]]]:
+    """The moves of ``kind`` from ``src`` to ``dst`` for each of ``places``, named by ``text``."""
+    return kind, [Move(kind, src, dst, text.format(src, dst)) for src, dst in places]
+
+
+HELPS = range(N_HELPS)
+TABLE = MoveTable.build(
+    _group(Kind.TURN, "pack -> talon"),
+    _group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
+    _group(Kind.TALON_TO_FOUNDATION, "talon -> foundation"),
+    _group(Kind.HELP_TO_FOUNDATION, "help {0} -> foundation", [(i, -1) for i in HELPS]),
+    _group(Kind.TALON_TO_HELP, "talon -> help {1}", [(-1, j) for j in HELPS]),
+    _group(Kind.HELP_TO_HELP, "help {0} -> help {1}", [(i, j) for i in HELPS for j in HELPS if i != j]),
+)
+_TURN, _REDEAL, _TALON_F, _HELP_F0, _TALON_H0 = (TABLE.first[k] for k in Kind if k is not Kind.HELP_TO_HELP)
+#: _MARRIAGES_FROM[i]: (help j, action id) of each help -> help move from help i, read off the table.
+_MARRIAGES_FROM = tuple(
+    tuple((TABLE[a].dst, a) for a in TABLE.ids(Kind.HELP_TO_HELP) if TABLE[a].src == i) for i in HELPS
 )
 
-_TURN, _REDEAL, _TALON_F, _HELP_F0, _TALON_H0, _HELP_H0 = 0, 1, 2, 3, 11, 19
-_PAIRS = tuple((i, j) for i in range(N_HELPS) for j in range(N_HELPS) if i != j)
-_N_ACTIONS = _HELP_H0 + len(_PAIRS)
+# ---- the observation ----------------------------------------------------------------------------
 
-_PLACES = [f"help {i}" for i in range(N_HELPS)] + [
-    "foundation",
-    "talon top",
-    "talon below the top (seen)",
-    "pack (face down)",
-]
+#: The places of ``card_place``, one-hot per card copy (copies kept apart: each has its ``depth``).
+_PLACES = [f"help {i}" for i in range(N_HELPS)] + ["foundation", "talon top", "talon below the top (seen)"]
+_PLACES.append("pack (face down)")
 _P_FOUND, _P_TTOP, _P_TALON, _P_PACK = 8, 9, 10, 11
 _NP = len(_PLACES)
-#: Where card c's first and second copy are marked "in the pack" in ``card_place``.
+#: Where card c's first and second copy are marked "in the pack", within ``card_place``.
 _PACK_COPY0 = np.arange(N_KINDS) * 2 * _NP + _P_PACK
 _PACK_COPY1 = _PACK_COPY0 + _NP
 
 
-def _table() -> tuple[Move, ...]:
-    moves = [Move("turn", text="pack -> talon"), Move("redeal", text="re-deal: talon turned over -> pack")]
-    moves.append(Move("talon_f", text="talon -> foundation"))
-    moves += [Move("help_f", i, text=f"help {i} -> foundation") for i in range(N_HELPS)]
-    moves += [Move("talon_h", dst=j, text=f"talon -> help {j}") for j in range(N_HELPS)]
-    moves += [Move("help_h", i, j, text=f"help {i} -> help {j}") for i, j in _PAIRS]
-    return tuple(moves)
-
-
-def marries(base: int, c: int) -> bool:
-    """May ``c`` be put on a help whose top card is ``base``? Ascending in suit, never on a queen."""
-    return _H_FITS[base][c] and not IS_QUEEN[base]
-
-
-class Anna(Game):
+class Anna(Game[Kind]):
     """Anna on the rules of docs/rules.md section 5 (see the module docstring for the table)."""
 
     name = "Anna"
@@ -151,55 +153,58 @@ class Anna(Game):
         ),
     }
     STATE = ("helps", "pack", "talon", "foundations", "redeals")
-    MOVES = _table()
+    LAYOUT = ObsLayout(
+        [
+            ("card_place", (N_KINDS, 2, _NP), "one-hot per card copy: " + "; ".join(_PLACES)),
+            ("depth", (N_KINDS, 2), "for a help copy: cards lying on it / 12 (0: available top)"),
+            ("foundation", (N_FOUNDATIONS,), "cards on each foundation / 12 (2s, 2s+1: suit s)"),
+            ("pack_size", (1,), "cards in the pack / 104"),
+            ("talon_size", (1,), "cards in the talon / 104"),
+            ("redeals_left", (1,), "re-deals still allowed / 2"),
+            ("refill_pack", (1,), "1 when empty helps are refilled from the pack (refill='pack')"),
+        ]
+    )
 
     def configure(self, *, refill: str) -> None:
         self.refill_from_pack = refill == "pack"
-        self.moves = self.MOVES
-        self.layout = ObsLayout(
-            [
-                ("card_place", (N_KINDS, 2, _NP), "one-hot per card copy: " + "; ".join(_PLACES)),
-                ("depth", (N_KINDS, 2), "for a help copy: cards lying on it / 12 (0: available top)"),
-                ("foundation", (N_FOUNDATIONS,), "cards on each foundation / 12 (2s, 2s+1: suit s)"),
-                ("pack_size", (1,), "cards in the pack / 104"),
-                ("talon_size", (1,), "cards in the talon / 104"),
-                ("redeals_left", (1,), "re-deals still allowed / 2"),
-                ("refill_pack", (1,), "1 when empty helps are refilled from the pack (refill='pack')"),
-            ]
-        )
+        self.moves = TABLE.moves
+        self.layout = self.LAYOUT
+        # card_place and depth are set with one indexed write each (see observe).
+        self._o_place = self.layout.offset("card_place")
         self._o_depth = self.layout.offset("depth")
-        self._o_found = self.layout.offset("foundation")
-        self._o_tail = self.layout.offset("pack_size")
+        seg = self.layout.slice
+        self._s_found, self._s_pack, self._s_talon = seg("foundation"), seg("pack_size"), seg("talon_size")
+        self._s_redeals, self._s_refill = seg("redeals_left"), seg("refill_pack")
 
     # ---- dealing ------------------------------------------------------------------------------
 
     def deal(self, pack: list[int]) -> None:
         self.pack = pack[::-1]  # pack[-1] is the next card turned
         self.talon: list[int] = []
-        self.foundations = [0] * N_FOUNDATIONS
+        self.foundations: list[list[int]] = [[] for _ in FOUNDATIONS.piles]  # cards bottom first
         self.redeals = 0
         self.helps: list[list[int]] = []
         while len(self.helps) < N_HELPS:  # a knave goes up and the next card takes its place
-            c = self.pack.pop()
-            if IS_KNAVE[c]:
-                self._knave_up(c)
-            else:
+            c = self._draw()
+            if c is not None:
                 self.helps.append([c])
 
-    def _knave_up(self, c: int) -> None:
-        """Automatic step: a knave that turns up starts the first empty foundation of its suit."""
-        f = 2 * SUIT[c]
-        self.foundations[f if self.foundations[f] == 0 else f + 1] = 1
+    def _draw(self) -> int | None:
+        """The pack's next card, turned up; a knave goes to the foundations at once (an automatic
+        step: it starts the first empty pile of its suit) and ``None`` is returned."""
+        c = self.pack.pop()
+        if IS_KNAVE[c]:
+            self._to_foundation(c)
+            return None
+        return c
 
     def _refill(self, j: int) -> None:
         """Automatic step under ``refill="pack"``: the pack's next card fills empty help ``j``; a
         knave drawn goes to the foundations and the next card is drawn. With the pack out the help
         waits."""
         while self.pack:
-            c = self.pack.pop()
-            if IS_KNAVE[c]:
-                self._knave_up(c)
-            else:
+            c = self._draw()
+            if c is not None:
                 self.helps[j].append(c)
                 return
 
@@ -208,205 +213,185 @@ class Anna(Game):
         return self.pack[::-1]
 
     # ---- the rules ----------------------------------------------------------------------------
+    # Named predicates: is_legal asks them per action, legal_mask per available card.
 
     def foundation_for(self, c: int) -> int:
-        """The foundation ``c`` would go to (the first of its suit it fits), or -1."""
-        if IS_QUEEN[c]:
-            return -1
-        s = SUIT[c]
-        tops = FOUNDATION_TOP[s]
-        for f in (2 * s, 2 * s + 1):
-            top = tops[self.foundations[f]]
-            if top >= 0 and _F_FITS[top][c]:
-                return f
-        return -1
+        """The foundation ``c`` goes to (the first of its suit's two that takes it), or -1."""
+        return FOUNDATIONS.first_accepting(self.foundations, c, SUIT_PILES[c])
 
-    def _to_help(self, c: int, j: int) -> bool:
-        """May the talon's top card ``c`` go on help ``j``? A marriage, or filling an empty help;
-        under ``refill="pack"`` an empty help takes only the pack's cards, so it waits."""
+    def _talon_onto(self, j: int) -> tuple[bool, ...]:
+        """Which talon cards help ``j`` takes now (by card id): married onto its top, or any card
+        filling it when empty; under ``refill="pack"`` an empty help takes only the pack's cards,
+        so it waits."""
         help_ = self.helps[j]
-        if not help_:
-            return not self.refill_from_pack
-        return marries(help_[-1], c)
+        if help_:
+            return MARRY[help_[-1]]
+        return _NOTHING if self.refill_from_pack else _ANYTHING
+
+    def _help_onto(self, j: int) -> tuple[bool, ...]:
+        """Which help top cards help ``j`` takes now: a marriage only, never into an empty help."""
+        help_ = self.helps[j]
+        return MARRY[help_[-1]] if help_ else _NOTHING
+
+    def _may_turn(self) -> bool:
+        return bool(self.pack)
+
+    def _may_redeal(self) -> bool:
+        """The pack is exhausted, the talon holds cards, and a re-deal is left."""
+        return not self.pack and bool(self.talon) and self.redeals < N_REDEALS
 
     def is_legal(self, action: int) -> bool:
-        move = self.moves[action]
-        kind = move.kind
-        if kind == "turn":
-            return bool(self.pack)
-        if kind == "redeal":
-            return not self.pack and bool(self.talon) and self.redeals < N_REDEALS
-        if kind == "talon_f":
-            return bool(self.talon) and self.foundation_for(self.talon[-1]) >= 0
-        if kind == "talon_h":
-            return bool(self.talon) and self._to_help(self.talon[-1], move.dst)
-        src = self.helps[move.src]
-        if not src:
-            return False
-        if kind == "help_f":
-            return self.foundation_for(src[-1]) >= 0
-        dst = self.helps[move.dst]  # help -> help: a marriage only, never into an empty help
-        return bool(dst) and marries(dst[-1], src[-1])
+        move = TABLE[action]
+        match move.kind:
+            case Kind.TURN:
+                return self._may_turn()
+            case Kind.REDEAL:
+                return self._may_redeal()
+            case Kind.TALON_TO_FOUNDATION:
+                return bool(self.talon) and self.foundation_for(self.talon[-1]) >= 0
+            case Kind.TALON_TO_HELP:
+                return bool(self.talon) and self._talon_onto(move.dst)[self.talon[-1]]
+            case Kind.HELP_TO_FOUNDATION:
+                src = self.helps[move.src]
+                return bool(src) and self.foundation_for(src[-1]) >= 0
+            case Kind.HELP_TO_HELP:
+                src = self.helps[move.src]
+                return bool(src) and self._help_onto(move.dst)[src[-1]]
+            case _:
+                assert_never(move.kind)
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(_N_ACTIONS, dtype=bool)
-        found = self.foundations
-        # The cards the foundations take next (at most 8); a queen is never among them.
-        need = {FOUNDATION_NEED[f >> 1][found[f]] for f in range(N_FOUNDATIONS)}
-        if self.pack:
-            mask[_TURN] = True
-        elif self.talon and self.redeals < N_REDEALS:
-            mask[_REDEAL] = True
-        tops = [h[-1] if h else -1 for h in self.helps]
+        mask = np.zeros(len(TABLE), dtype=bool)
+        mask[_TURN] = self._may_turn()
+        mask[_REDEAL] = self._may_redeal()
         if self.talon:
             t = self.talon[-1]
-            mask[_TALON_F] = t in need
+            mask[_TALON_F] = self.foundation_for(t) >= 0
             for j in range(N_HELPS):
-                mask[_TALON_H0 + j] = self._to_help(t, j)
-        a = _HELP_H0
-        for i in range(N_HELPS):
-            c = tops[i]
-            if c < 0:
-                a += N_HELPS - 1
-                continue
-            mask[_HELP_F0 + i] = c in need
-            for j in range(N_HELPS):
-                if j == i:
-                    continue
-                b = tops[j]
-                mask[a] = b >= 0 and marries(b, c)
-                a += 1
+                mask[_TALON_H0 + j] = self._talon_onto(j)[t]
+        onto = [self._help_onto(j) for j in range(N_HELPS)]
+        for i, help_ in enumerate(self.helps):
+            if help_:
+                c = help_[-1]
+                mask[_HELP_F0 + i] = self.foundation_for(c) >= 0
+                for j, a in _MARRIAGES_FROM[i]:
+                    if onto[j][c]:
+                        mask[a] = True
         return mask
 
-    def _apply(self, move: Move) -> None:
-        kind = move.kind
-        if kind == "turn":
-            c = self.pack.pop()
-            if IS_KNAVE[c]:
-                self._knave_up(c)
-            else:
-                self.talon.append(c)
-        elif kind == "redeal":
-            self.pack = self.talon[::-1]  # the talon turned over: its first card is turned first
-            self.talon = []
-            self.redeals += 1
-            if self.refill_from_pack:  # the waiting helps, in order, from the new pack
-                for j, help_ in enumerate(self.helps):
-                    if not help_:
-                        self._refill(j)
-        elif kind == "talon_f":
-            self.foundations[self.foundation_for(self.talon[-1])] += 1
-            self.talon.pop()
-        elif kind == "talon_h":
-            self.helps[move.dst].append(self.talon.pop())
-        else:  # help -> foundation or help -> help: the only moves that can empty a help
-            help_ = self.helps[move.src]
-            c = help_.pop()
-            if kind == "help_f":
-                self.foundations[self.foundation_for(c)] += 1
-            else:
-                self.helps[move.dst].append(c)
-            if not help_ and self.refill_from_pack:
-                self._refill(move.src)
+    def _apply(self, move: Move[Kind]) -> None:
+        match move.kind:
+            case Kind.TURN:
+                c = self._draw()
+                if c is not None:
+                    self.talon.append(c)
+            case Kind.REDEAL:
+                self.pack = self.talon[::-1]  # the talon turned over: its first card is turned first
+                self.talon = []
+                self.redeals += 1
+                if self.refill_from_pack:  # the waiting helps, in order, from the new pack
+                    for j, help_ in enumerate(self.helps):
+                        if not help_:
+                            self._refill(j)
+            case Kind.TALON_TO_FOUNDATION:
+                self._to_foundation(self.talon.pop())
+            case Kind.TALON_TO_HELP:
+                self.helps[move.dst].append(self.talon.pop())
+            case Kind.HELP_TO_FOUNDATION:
+                self._to_foundation(self.helps[move.src].pop())
+                self._vacated(move.src)
+            case Kind.HELP_TO_HELP:
+                self.helps[move.dst].append(self.helps[move.src].pop())
+                self._vacated(move.src)
+            case _:
+                assert_never(move.kind)
+
+    def _to_foundation(self, c: int) -> None:
+        self.foundations[self.foundation_for(c)].append(c)
+
+    def _vacated(self, i: int) -> None:
+        """After a card left help ``i`` (the only moves that can empty a help): under
+        ``refill="pack"`` an emptied help is refilled at once."""
+        if not self.helps[i] and self.refill_from_pack:
+            self._refill(i)
 
     # ---- reading the state --------------------------------------------------------------------
 
     @property
     def foundation_cards(self) -> int:
-        return sum(self.foundations)
-
-    def _foundation_list(self) -> list[int]:
-        return [card(FOUNDATION_RANKS[k], f >> 1) for f, n in enumerate(self.foundations) for k in range(n)]
+        return count_cards(self.foundations)
 
     def cards_in_play(self) -> list[int]:
-        return [c for h in self.helps for c in h] + self.pack + self.talon + self._foundation_list()
+        found = [c for pile in self.foundations for c in pile]
+        return [c for h in self.helps for c in h] + self.pack + self.talon + found
 
-    def moving_card(self, move: Move) -> int | None:
-        kind = move.kind
-        if kind in ("talon_f", "talon_h"):
-            return self.talon[-1] if self.talon else None
-        if kind in ("help_f", "help_h"):
-            help_ = self.helps[move.src]
-            return help_[-1] if help_ else None
-        return None
+    def moving_card(self, move: Move[Kind]) -> int | None:
+        match move.kind:
+            case Kind.TALON_TO_FOUNDATION | Kind.TALON_TO_HELP:
+                pile = self.talon
+            case Kind.HELP_TO_FOUNDATION | Kind.HELP_TO_HELP:
+                pile = self.helps[move.src]
+            case Kind.TURN | Kind.REDEAL:
+                return None  # the pack's next card is face down
+            case _:
+                assert_never(move.kind)
+        return pile[-1] if pile else None
 
     def describe(self, action: int) -> str:
-        move = self.moves[action]
-        text = super().describe(action)
-        if move.kind in ("talon_f", "help_f"):
-            c = self.moving_card(move)
-            f = -1 if c is None else self.foundation_for(c)
-            if f >= 0:
-                text += f" {f}"
+        """The move in words; a foundation move also names the foundation the card would go to."""
+        move, text = TABLE[action], super().describe(action)
+        c = self.moving_card(move)
+        if move.kind in (Kind.TALON_TO_FOUNDATION, Kind.HELP_TO_FOUNDATION) and c is not None:
+            f = self.foundation_for(c)
+            return f"{text} {f}" if f >= 0 else text
         return text
 
     def observe(self, out: np.ndarray) -> None:
         seen = [0] * N_KINDS  # copies of each card given a slot so far
-        hot: list[int] = []
-        depth = self._o_depth
+        hot: list[int] = []  # card_place entries (flat, within the segment)
+        at: list[int] = []  # depth entries, with their values in depths
+        depths: list[float] = []
         for i, help_ in enumerate(self.helps):
             n = len(help_) - 1
             for k, c in enumerate(help_):
                 slot = 2 * c + seen[c]
                 seen[c] += 1
                 hot.append(slot * _NP + i)
-                out[depth + slot] = (n - k) / 12.0
-        for c in self._foundation_list():
-            hot.append((2 * c + seen[c]) * _NP + _P_FOUND)
-            seen[c] += 1
-        talon = self.talon
-        if talon:
-            last = len(talon) - 1
-            for k, c in enumerate(talon):
-                hot.append((2 * c + seen[c]) * _NP + (_P_TTOP if k == last else _P_TALON))
+                at.append(slot)
+                depths.append((n - k) / 12.0)
+        for pile in self.foundations:
+            for c in pile:
+                hot.append((2 * c + seen[c]) * _NP + _P_FOUND)
                 seen[c] += 1
-        out[hot] = 1.0
+        talon = self.talon
+        last = len(talon) - 1
+        for k, c in enumerate(talon):
+            hot.append((2 * c + seen[c]) * _NP + (_P_TTOP if k == last else _P_TALON))
+            seen[c] += 1
         # The rest is in the pack: the complement of the above, in no order.
         left = np.array(seen)
-        out[_PACK_COPY0[left == 0]] = 1.0
-        out[_PACK_COPY1[left <= 1]] = 1.0
-        f = self._o_found
-        for k, n in enumerate(self.foundations):
-            out[f + k] = n / FULL
-        o = self._o_tail
-        out[o] = len(self.pack) / N_CARDS
-        out[o + 1] = len(talon) / N_CARDS
-        out[o + 2] = (N_REDEALS - self.redeals) / N_REDEALS
-        out[o + 3] = 1.0 if self.refill_from_pack else 0.0
+        o = self._o_place
+        out[np.asarray(hot, dtype=np.intp) + o] = 1.0
+        out[_PACK_COPY0[left == 0] + o] = 1.0
+        out[_PACK_COPY1[left <= 1] + o] = 1.0
+        out[np.asarray(at, dtype=np.intp) + self._o_depth] = depths
+        out[self._s_found] = [len(pile) / FULL for pile in self.foundations]
+        out[self._s_pack] = len(self.pack) / N_CARDS
+        out[self._s_talon] = len(talon) / N_CARDS
+        out[self._s_redeals] = (N_REDEALS - self.redeals) / N_REDEALS
+        out[self._s_refill] = 1.0 if self.refill_from_pack else 0.0
 
     def extra_info(self) -> dict[str, Any]:
         return {"redeals_left": N_REDEALS - self.redeals}
 
-    def heuristic(self) -> float:
-        """Non-knave foundation cards first, then cards held in the helps, then empty helps.
-
-        Knaves are left out (they go up by themselves), so turning a card scores the same
-        whatever it turns out to be: the lookahead learns nothing from the hidden pack. A
-        marriage from the talon (+0.5) beats turning (0); filling an empty help from the talon
-        (+0.5 - 0.3) too; emptying a help by a marriage scores +0.3; a marriage that only swaps
-        two tops scores 0 and loses the tie to turning, which has the lower id.
-
-        Under ``refill="pack"`` a help emptied is filled at once from the pack, and the clone the
-        lookahead scores has drawn those cards: the score still cannot tell what they were. The
-        refill adds one held card whatever it is (knaves drawn on the way are left out), and
-        whether the help is filled at all is public: every knave not yet up is in the pack.
-        """
-        held = sum(len(h) for h in self.helps)
-        empty = sum(1 for h in self.helps if not h)
-        knaves = sum(1 for n in self.foundations if n)
-        return 10.5 * (self.foundation_cards - knaves) + 0.5 * held + 0.3 * empty
-
     def render(self) -> str:
-        def top(f: int) -> str:
-            n = self.foundations[f]
-            return NAME[FOUNDATION_TOP[f >> 1][n]] if n else "--" + SUITS[f >> 1]
-
+        tops = [NAME[p[-1]] if p else "--" + SUITS[f >> 1] for f, p in enumerate(self.foundations)]
         talon = " ".join(NAME[c] for c in self.talon[-3:]) if self.talon else "(empty)"
         refill = "  refill from the pack" if self.refill_from_pack else ""
         left = N_REDEALS - self.redeals
         lines = [
             f"Anna{refill}  re-deals left {left}  on foundations: {self.foundation_cards}",
-            "foundations: " + " ".join(top(f) for f in range(N_FOUNDATIONS)),
+            "foundations: " + " ".join(tops),
             f"pack: {len(self.pack)} cards   talon ({len(self.talon)}): {talon}",
         ]
         for i, help_ in enumerate(self.helps):

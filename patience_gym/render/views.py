@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from patience_gym.core.cards import NAME, SUITS, card
 from patience_gym.core.game import Game
-from patience_gym.games.anna import FOUNDATION_TOP, Anna
+from patience_gym.games.anna import Anna
 from patience_gym.games.anna import N_REDEALS as ANNA_REDEALS
 from patience_gym.games.babette import EMPTY as BABETTE_EMPTY
 from patience_gym.games.babette import N_COLS as BABETTE_COLS
@@ -189,9 +189,7 @@ def louis_view(g: Louis) -> TableView:
 
 @view_of(Anna)
 def anna_view(g: Anna) -> TableView:
-    tops = foundation_tops(
-        g, lambda: [FOUNDATION_TOP[f >> 1][n] if n else None for f, n in enumerate(g.foundations)]
-    )
+    tops = [pile[-1] if pile else None for pile in g.foundations]  # two per suit: C C D D H H S S
     places = foundation_row(tops, 0, 0, "foundations", ["J"] * 8)
     places += [pack_place("pack", len(g.pack), 8.5, 0), talon_place(g.talon, 8.5, 1, fan="down")]
     places += [Place(f"help {i}", cards(h), i, 1, fan="down", length=4.2) for i, h in enumerate(g.helps)]
