@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from patience_gym.core.game import Game, Move, ObsLayout, Option, resolve_options
+from patience_gym.core.game import Game, IllegalMove, Move, ObsLayout, Option, Outcome, resolve_options
 from patience_gym.games import Variant
 
 __all__ = [
@@ -143,6 +143,7 @@ class NativeGame(Game[Any]):
 
     def deal(self, pack: list[int]) -> None:
         self._c.deal(pack)
+        self._found = int(self._c.foundation_cards)  # kept here: the env reads it every step
         self._pack = list(pack)
         self._history = []
         self._mirror = None
@@ -151,29 +152,32 @@ class NativeGame(Game[Any]):
         return bool(self._c.is_legal(action))
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(self.n_actions, dtype=bool)
-        self._c.legal_mask(mask)
+        mask: np.ndarray = self._c.mask()
         return mask
 
-    def apply(self, action: int) -> Any:
-        from patience_gym.core.game import IllegalMove, Outcome
-
-        if not 0 <= action < self.n_actions:
-            raise IllegalMove(f"{self.name}: action {action} is outside 0..{self.n_actions - 1}")
-        if not self._c.is_legal(action):
+    def apply(self, action: int) -> Outcome:
+        gained, won = self._c.play(action)  # one native call: legality, move, what it changed
+        if gained < 0:
+            if not 0 <= action < self.n_actions:
+                raise IllegalMove(f"{self.name}: action {action} is outside 0..{self.n_actions - 1}")
             raise IllegalMove(f"{self.name}: {self.describe(action)} is not legal now")
-        before = self._c.foundation_cards
-        self._c.apply(action)
         self._history.append(action)
-        after = self._c.foundation_cards
-        return Outcome(after - before, after == self.win_cards)
+        self._found += gained
+        return Outcome(gained, won)
+
+    def is_over(self, mask: np.ndarray | None = None) -> bool:
+        return bool(self._c.is_over())  # one native call beats mask.any() on a numpy array
+
+    @property
+    def won(self) -> bool:
+        return self._found == self.win_cards
 
     def _apply(self, move: Move[Any]) -> None:  # pragma: no cover - apply() goes to C++ directly
         raise NotImplementedError
 
     @property
     def foundation_cards(self) -> int:
-        return int(self._c.foundation_cards)
+        return self._found
 
     def observe(self, out: np.ndarray) -> None:
         self._c.observe(out)
@@ -188,10 +192,9 @@ class NativeGame(Game[Any]):
         return list(self._c.cards_in_play())
 
     def extra_info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {}
-        for name, value in zip(self._c.extra_names(), self._c.extra_values(), strict=True):
-            texts = self._texts.get(name)
-            info[name] = texts[value] if texts is not None else int(value)
+        info: dict[str, Any] = self._c.extra_info()
+        for name, texts in self._texts.items():
+            info[name] = texts[info[name]]
         return info
 
     def state_key(self) -> Hashable:

@@ -125,6 +125,15 @@ public:
     virtual void extra_values(std::int64_t* /*out*/) const {}
 
     bool won() const { return foundation_cards() == win_cards(); }
+    // Game.is_over: won, or no legal move left.
+    bool is_over() const {
+        if (won()) return true;
+        std::vector<std::uint8_t> mask(static_cast<std::size_t>(n_actions()));
+        legal_mask(mask.data());
+        for (std::uint8_t m : mask)
+            if (m) return false;
+        return true;
+    }
     // Checked entry points for callers outside the engine (Python): never undefined behaviour.
     void checked_deal(const std::vector<int>& pack);
     void checked_apply(int action);

@@ -2,6 +2,7 @@
 //
 // Same action table (58 ids), observation (690 floats), texts and silent choices as the Python
 // module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <cstring>
 #include <string>
 
 #include "core.hpp"
@@ -34,6 +35,9 @@ constexpr Move move_of(int a) {
     const int k = a - PILE_P0, i = k / 6, r = k % 6;
     return {Kind::PileP, i, r < i ? r : r + 1};
 }
+
+// The action id of "pile i -> pile j" (i != j).
+constexpr int pile_to_pile(int i, int j) { return PILE_P0 + 6 * i + (j < i ? j : j - 1); }
 
 std::string move_text(const Move& m) {
     switch (m.kind) {
@@ -101,6 +105,41 @@ public:
             case Kind::PileP: return run_start(m.src, m.dst) >= 0;
         }
         return false;
+    }
+
+    // The same rules as is_legal, enumerated pile by pile: a move onto a non-empty pile j needs
+    // one of the two cards that fit j's last card, so only the piles showing such a card face up
+    // are asked (run_start, the predicate is_legal uses); an empty pile asks every pile.
+    void legal_mask(std::uint8_t* out) const override {
+        std::memset(out, 0, N_ACTIONS);
+        out[STOCK] = !stock_.empty() || can_pass();
+        if (!talon_.empty()) {
+            const int t = talon_.back();
+            out[TALON_F] = to_foundation(t);
+            for (int j = 0; j < N_PILES; ++j) out[TALON_P0 + j] = to_pile(t, j);
+        }
+        std::array<std::int8_t, N_KINDS> pile_of;  // the pile showing each face-up card, or -1
+        pile_of.fill(-1);
+        for (int i = 0; i < N_PILES; ++i) {
+            const auto& pile = piles_[i];
+            if (pile.empty()) continue;
+            out[PILE_F0 + i] = to_foundation(pile.back());
+            for (int k = down_[i]; k < pile.size(); ++k) pile_of[pile[k]] = static_cast<std::int8_t>(i);
+        }
+        for (int j = 0; j < N_PILES; ++j) {
+            if (piles_[j].empty()) {
+                for (int i = 0; i < N_PILES; ++i)
+                    if (i != j) out[pile_to_pile(i, j)] = run_start(i, j) >= 0;
+                continue;
+            }
+            const int last = piles_[j].back();
+            if (rank_of(last) <= 2) continue;  // only an ace fits a two, and an ace never goes on a pile
+            for (int suit = 0; suit < 4; ++suit) {
+                const int c = card_of(rank_of(last) - 1, suit);
+                const int i = pile_of[c];
+                if (i >= 0 && i != j && alternate_down(last, c)) out[pile_to_pile(i, j)] = run_start(i, j) >= 0;
+            }
+        }
     }
 
     void apply(int a) override {

@@ -7,6 +7,7 @@
 // std::invalid_argument -> ValueError, std::out_of_range -> IndexError.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
@@ -110,7 +111,31 @@ NB_MODULE(_native, m) {
                 g.legal_mask(reinterpret_cast<std::uint8_t*>(out.data()));
             },
             "out"_a.noconvert(), "Write the legal actions into the bool array ``out``.")
+        .def(
+            "mask",
+            [](const pg::Game& g) {
+                // A new numpy bool array in one call (Game.legal_mask's fast path).
+                const auto n = static_cast<std::size_t>(g.n_actions());
+                auto* data = new bool[n];
+                g.legal_mask(reinterpret_cast<std::uint8_t*>(data));
+                nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<bool*>(p); });
+                return nb::ndarray<nb::numpy, bool, nb::ndim<1>>(data, {n}, owner);
+            },
+            "A new bool array of the legal actions.")
         .def("apply", &pg::Game::checked_apply, "action"_a)
+        .def(
+            "play",
+            [](pg::Game& g, std::int64_t a) -> std::pair<int, bool> {
+                // Game.apply's fast path: one call that applies a legal action and says what it
+                // changed (cards gained, won); (-1, False) for an illegal or out-of-range id.
+                if (a < 0 || a >= g.n_actions() || !g.is_legal(static_cast<int>(a))) return {-1, false};
+                const int before = g.foundation_cards();
+                g.apply(static_cast<int>(a));
+                return {g.foundation_cards() - before, g.won()};
+            },
+            "action"_a)
+        .def_prop_ro("won", &pg::Game::won)
+        .def("is_over", &pg::Game::is_over)
         .def_prop_ro("foundation_cards", &pg::Game::foundation_cards)
         .def(
             "observe",
@@ -134,10 +159,20 @@ NB_MODULE(_native, m) {
         })
         .def("clone", &pg::Game::clone)
         .def("extra_names", &pg::Game::extra_names)
-        .def("extra_values", [](const pg::Game& g) {
-            std::vector<std::int64_t> values(g.extra_names().size());
+        .def("extra_values",
+             [](const pg::Game& g) {
+                 std::vector<std::int64_t> values(g.extra_names().size());
+                 g.extra_values(values.data());
+                 return values;
+             })
+        .def("extra_info", [](const pg::Game& g) {
+            // name -> int in one call (the env asks for it every step)
+            const auto names = g.extra_names();
+            std::vector<std::int64_t> values(names.size());
             g.extra_values(values.data());
-            return values;
+            nb::dict info;
+            for (std::size_t k = 0; k < names.size(); ++k) info[names[k].c_str()] = values[k];
+            return info;
         });
 
     nb::class_<pg::BatchedGames>(m, "BatchedGames")

@@ -1,0 +1,176 @@
+"""Steps per second of the native engine against the Python one and OpenSpiel's ``solitaire``.
+
+One run, interleaved: each round times every contestant for ``--seconds`` in turn, and the best
+round of each is reported, so a machine busy with something else for a moment costs every
+contestant alike. A step is what an RL loop pays for under a random legal policy:
+
+- ``python`` / ``native``: ``gym.make(id, engine=...)`` (with gymnasium's wrappers), a random
+  legal action from ``info["action_mask"]``, ``env.step`` (apply, mask, observation copy); reset
+  when an episode ends.
+- ``batched N``: ``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point",
+  copy=False)``: random legal actions for all N rows drawn with numpy from ``action_masks()``, one
+  ``step``; counted as N game-steps (autoreset included).
+- ``openspiel``: ``pyspiel.load_game("solitaire")`` (Klondike, draw 1) driven from Python with the
+  buffer observation API (``open_spiel.python.observation.make_observation``: ``set_from`` and a
+  copy of ``tensor``), ``legal_actions()`` and ``apply_action``; chance nodes (cards turned up,
+  equally likely) are sampled and their time included; a new game when one ends.
+
+Single-env loops pick with ``random.Random.randrange`` (the cheapest draw), so the loop around
+each engine costs alike.
+
+    python benchmarks/bench_native.py                       # Klondike, 3 rounds of 2 s
+    python benchmarks/bench_native.py --env Klondike-v0 --seconds 1 --rounds 5 --batch 1 64 1024
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import patience_gym  # noqa: F401
+from patience_gym.games import get_variant
+from patience_gym.native import native_games
+from patience_gym.vector import PatienceVectorEnv
+
+Runner = Callable[[float], float]  # seconds -> game-steps per second
+
+
+def single(env_id: str, engine: str) -> Runner:
+    env = gym.make(env_id, engine=engine)
+    pick = random.Random(0).randrange
+    state: dict[str, Any] = {"info": env.reset(seed=0)[1], "episode": 0}
+
+    def run(seconds: float) -> float:
+        info = state["info"]
+        steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(100):
+                legal = info["action_mask"].nonzero()[0]
+                _, _, term, trunc, info = env.step(int(legal[pick(len(legal))]))
+                steps += 1
+                if term or trunc:
+                    state["episode"] += 1
+                    info = env.reset(seed=state["episode"])[1]
+            if time.perf_counter() > deadline:
+                break
+        state["info"] = info
+        return steps / (time.perf_counter() - start)
+
+    return run
+
+
+def batched(env_id: str, n: int) -> tuple[Runner, int]:
+    vec = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", copy=False)
+    vec.reset(seed=0)
+    rng = np.random.default_rng(0)
+    unwrapped = vec.unwrapped
+    assert isinstance(unwrapped, PatienceVectorEnv)
+
+    def run(seconds: float) -> float:
+        steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(10):
+                # a random legal action per row: the largest random score among the legal ids
+                scores = rng.random((n, unwrapped.batch.n_actions), dtype=np.float32)
+                scores[~unwrapped.batch.mask] = -1.0
+                vec.step(scores.argmax(axis=1))
+                steps += n
+        return steps / (time.perf_counter() - start)
+
+    return run, unwrapped.bytes_per_game
+
+
+def openspiel() -> Runner | None:
+    try:
+        import pyspiel
+        from open_spiel.python.observation import make_observation
+    except ImportError:
+        return None
+    game = pyspiel.load_game("solitaire")
+    observation = make_observation(game)
+    pick = random.Random(0).randrange
+    holder = {"state": game.new_initial_state()}
+
+    def run(seconds: float) -> float:
+        state = holder["state"]
+        steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(100):
+                while state.is_chance_node():
+                    # solitaire's chance outcomes (the card turned up) are equally likely
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[pick(len(outcomes))][0])
+                if state.is_terminal():
+                    state = game.new_initial_state()
+                    continue
+                observation.set_from(state, player=0)
+                observation.tensor.copy()
+                legal = state.legal_actions()
+                state.apply_action(legal[pick(len(legal))])
+                steps += 1
+            if time.perf_counter() > deadline:
+                break
+        holder["state"] = state
+        return steps / (time.perf_counter() - start)
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--env", default="Klondike-v0")
+    parser.add_argument("--seconds", type=float, default=2.0, help="per contestant per round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--batch", type=int, nargs="*", default=[1, 64, 256, 1024])
+    args = parser.parse_args()
+    variant = get_variant(args.env)
+    if variant.game.__name__ not in native_games():
+        raise SystemExit(f"{variant.env_name} has no native engine in this build")
+    contestants: dict[str, Runner] = {
+        "python (gym.make)": single(variant.env_id, "python"),
+        "native (gym.make)": single(variant.env_id, "native"),
+    }
+    memory: dict[str, int] = {}
+    for n in args.batch:
+        runner, per_game = batched(variant.env_id, n)
+        contestants[f"batched N={n}"] = runner
+        memory[f"batched N={n}"] = per_game
+    spiel = openspiel() if variant.game.__name__ == "Klondike" else None
+    if spiel is not None:
+        contestants["openspiel solitaire (buffer)"] = spiel
+    best = dict.fromkeys(contestants, 0.0)
+    for _ in range(args.rounds):
+        for name, run in contestants.items():
+            best[name] = max(best[name], run(args.seconds))
+    print(f"{variant.env_name}: best of {args.rounds} interleaved rounds of {args.seconds:g} s")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {platform.python_implementation()} "
+        f"{platform.python_version()}"
+    )
+    ref = best.get("openspiel solitaire (buffer)")
+    print(f"{'contestant':32} {'game-steps/s':>14} {'x openspiel':>12} {'bytes/game':>11}")
+    for name, rate in best.items():
+        ratio = f"{rate / ref:.2f}" if ref else "-"
+        mem = str(memory[name]) if name in memory else ""
+        print(f"{name:32} {rate:14,.0f} {ratio:>12} {mem:>11}")
+    if ref is None and variant.game.__name__ == "Klondike":
+        print("openspiel is not installed (pip install open_spiel): its row is missing")
+
+
+if __name__ == "__main__":
+    main()
