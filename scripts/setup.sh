@@ -6,6 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-}"
+# pip builds the native engine (src/native/, C++17) with CMake: a C++ compiler must be present
+# (pip fetches CMake itself when it is missing).
+if ! command -v "${CXX:-c++}" >/dev/null 2>&1 && ! command -v g++ >/dev/null 2>&1 && ! command -v clang++ >/dev/null 2>&1; then
+  echo "setup.sh: no C++ compiler found; the native engine needs one (C++17)." >&2
+  echo "  Debian/Ubuntu: sudo apt-get install g++ cmake    Fedora: sudo dnf install gcc-c++ cmake" >&2
+  echo "  macOS: xcode-select --install" >&2
+  exit 1
+fi
 PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
