@@ -14,10 +14,19 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.core.cards import NAME, RANK, parse_card
+from patience_gym.core.cards import RANK, card_name, names, parse_card
 from patience_gym.core.game import IllegalMove
-from patience_gym.games.the_kings import ROW_NAMES, TheKings, kings_deal, line_foundation, play_outside_cards
-from patience_gym.testing import act, action_id, check_position, legal_moves_text
+from patience_gym.core.moves import Move
+from patience_gym.games.the_kings import (
+    ROW_NAMES,
+    TABLE,
+    Kind,
+    TheKings,
+    kings_deal,
+    line_foundation,
+    play_outside_cards,
+)
+from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 ROW = {name: r for r, name in enumerate(ROW_NAMES)}
@@ -38,6 +47,93 @@ def row_lengths(landed: int) -> dict[str, int]:
     return out
 
 
+class DealInverter:
+    """Builds the pack of :func:`kings_pack`, following the deal slot by slot with the game's own
+    line rules and choosing each slot's card."""
+
+    def __init__(self, outer: dict[str, str], before: dict[str, str], inner: dict[str, str]) -> None:
+        self.want = {row: cards.split() for row, cards in outer.items()}
+        self.first = {row: cards.split() for row, cards in inner.items()}
+        self.plays = {row: [group.split() for group in cards.split("|")] for row, cards in before.items()}
+        groups = [*self.want.values(), *self.first.values(), *(g for gs in self.plays.values() for g in gs)]
+        self.pool = Counter(rest_of_pack([*ACES, *(c for g in groups for c in g)], 2))
+        self.landed = 96 - sum(len(g) for gs in self.plays.values() for g in gs)
+        self.length = row_lengths(self.landed)
+        self.rows: list[list[int]] = [[] for _ in ROW]
+        self.outside = [False] * 8
+        self.found = [[parse_card(a)] for a in ACES]
+        self.pack = list(ACES)
+        self.placed = dict.fromkeys(ROW, 0)
+        self.played: list[tuple[str, str]] = []  # (row, card): outside cards the deal played
+
+    def build(self) -> list[str]:
+        for k in range(self.landed):  # slot k of the deal: column k // 4, line k % 4
+            column, line = divmod(k, 4)
+            name = ROW_NAMES[4 * (column % 2) + line]
+            self.play_before(name, line)
+            c = self.slot_card(name, line)
+            assert line_foundation(self.found, line, parse_card(c)) < 0, (
+                f"{c} would be played, not land in {name}"
+            )
+            self.pack.append(c)
+            self.rows[ROW[name]].append(parse_card(c))
+            self.outside[ROW[name]] = True
+            self.placed[name] += 1
+        assert len(self.pack) == 104 and not +self.pool, "pack does not hold two packs"
+        self.check()
+        return self.pack
+
+    def play_before(self, name: str, line: int) -> None:
+        """Deal the cards named to be played before the row's next card, with what they set off."""
+        groups = self.plays.get(name, [])
+        for c in groups[self.placed[name]] if self.placed[name] < len(groups) else []:
+            self.pack.append(c)
+            f = line_foundation(self.found, line, parse_card(c))
+            assert f >= 0, f"{c} does not fit line {line}'s foundations"
+            self.found[f].append(parse_card(c))
+            was = [r[:] for r in self.rows]
+            play_outside_cards(self.rows, self.outside, self.found, line)
+            for r, row_was in enumerate(was):
+                self.played.extend((ROW_NAMES[r], x) for x in names(row_was[len(self.rows[r]) :]))
+
+    def slot_card(self, name: str, line: int) -> str:
+        """The card that lands in the row's next slot: a named one, or the lowest filler that
+        neither fits the line's foundations nor could fit them later."""
+        placed = self.placed[name]
+        pos = placed - (self.length[name] - len(self.want.get(name, [])))
+        if pos >= 0:
+            return self.want[name][pos]
+        if placed < len(self.first.get(name, [])):
+            return self.first[name][placed]
+        avoid = {len(self.found[2 * line]), len(self.found[2 * line + 1])} | self.still_to_play(line, name)
+        fits = [c for c in sorted(+self.pool) if RANK[parse_card(c)] - 1 not in avoid]
+        assert fits, f"no card left that stays in row {name}"
+        c = min(fits, key=lambda x: RANK[parse_card(x)])
+        self.pool[c] -= 1
+        return c
+
+    def still_to_play(self, line: int, now: str) -> set[int]:
+        """Ranks the foundations of ``line`` may yet rise to, ``now`` being the row dealt to:
+        those of the named cards the deal plays or may play later (``before`` cards not dealt
+        yet, and ``inner`` cards from the row's outside one on, which a rise can take)."""
+        ranks = set()
+        for name in (ROW_NAMES[line], ROW_NAMES[4 + line]):
+            placed = self.placed[name]
+            later = [c for g in self.plays.get(name, [])[placed + (name == now) :] for c in g]
+            later += self.first.get(name, [])[max(0, placed - 1) :]
+            ranks |= {RANK[parse_card(c)] for c in later}
+        return ranks
+
+    def check(self) -> None:
+        """The pack deals as followed, and each row ends with the cards asked for."""
+        dealt, _ = kings_deal([parse_card(c) for c in self.pack])
+        assert dealt == self.rows, "the deal does not follow the columns as this helper does"
+        for name, cards in self.want.items():
+            got = names(self.rows[ROW[name]])
+            kept = [c for c in cards if (name, c) not in self.played]
+            assert got[len(got) - len(kept) :] == kept, f"row {name} deals as {got}, not ending {kept}"
+
+
 def kings_pack(
     outer: dict[str, str], before: dict[str, str] | None = None, inner: dict[str, str] | None = None
 ) -> list[str]:
@@ -50,77 +146,10 @@ def kings_pack(
     cards dealt to the row first, inner first (the deal may play some of them: the tests say
     which). Every other card fills the rows' middles: at each slot, in deal order, the lowest
     card that neither fits the line's foundations nor could fit them later (one above a rank
-    named on the line and not dealt yet), so that the filling never plays. The deal is followed
-    step by step with the game's own line rules, and the pack is then checked by dealing it.
+    named on the line and not dealt yet), so that the filling never plays. The pack is then
+    checked by dealing it.
     """
-    before = {"L3": "2C 2D"} if before is None else before
-    want = {row: cards.split() for row, cards in outer.items()}
-    first = {row: cards.split() for row, cards in (inner or {}).items()}
-    plays = {row: [group.split() for group in cards.split("|")] for row, cards in before.items()}
-    pool = Counter(NAME[c] for c in range(52) for _ in range(2))
-    pool.subtract(ACES)
-    named = [*want.values(), *first.values(), *(g for groups in plays.values() for g in groups)]
-    for cards in named:
-        pool.subtract(cards)
-    assert all(n >= 0 for n in pool.values()), f"a card is named too often: {+pool}"
-    landed = 96 - sum(len(g) for groups in plays.values() for g in groups)
-    length = row_lengths(landed)
-    rows: list[list[int]] = [[] for _ in ROW]
-    outside = [False] * 8
-    found = [[parse_card(a)] for a in ACES]
-    pack = list(ACES)
-    placed = dict.fromkeys(ROW, 0)
-    played: list[tuple[str, str]] = []  # (row, card): outside cards the deal played
-
-    def still_to_play(line: int, now: str) -> set[int]:
-        """Ranks the foundations of ``line`` may yet rise to, ``now`` being the row dealt to:
-        those of the named cards the deal plays or may play later (``before`` cards not dealt
-        yet, and ``inner`` cards from the row's outside one on, which a rise can take)."""
-        ranks = set()
-        for name in (ROW_NAMES[line], ROW_NAMES[4 + line]):
-            later = [c for g in plays.get(name, [])[placed[name] + (name == now) :] for c in g]
-            later += first.get(name, [])[max(0, placed[name] - 1) :]
-            ranks |= {RANK[parse_card(c)] for c in later}
-        return ranks
-
-    for k in range(landed):  # slot k of the deal: column k // 4, line k % 4
-        column, line = divmod(k, 4)
-        name = ROW_NAMES[4 * (column % 2) + line]
-        groups = plays.get(name, [])
-        for c in groups[placed[name]] if placed[name] < len(groups) else []:
-            pack.append(c)
-            f = line_foundation(found, line, parse_card(c))
-            assert f >= 0, f"{c} does not fit line {line}'s foundations"
-            found[f].append(parse_card(c))
-            was = [r[:] for r in rows]
-            play_outside_cards(rows, outside, found, line)
-            for r, row_was in enumerate(was):
-                played.extend((ROW_NAMES[r], NAME[x]) for x in row_was[len(rows[r]) :])
-        pair = {len(found[2 * line]), len(found[2 * line + 1])}
-        pos = placed[name] - (length[name] - len(want.get(name, [])))
-        if pos >= 0:
-            c = want[name][pos]
-        elif placed[name] < len(first.get(name, [])):
-            c = first[name][placed[name]]
-        else:
-            avoid = pair | still_to_play(line, name)
-            fits = [c for c in sorted(+pool) if RANK[parse_card(c)] - 1 not in avoid]
-            assert fits, f"no card left that stays in row {name}"
-            c = min(fits, key=lambda x: RANK[parse_card(x)])
-            pool[c] -= 1
-        assert line_foundation(found, line, parse_card(c)) < 0, f"{c} would be played, not land in {name}"
-        pack.append(c)
-        rows[ROW[name]].append(parse_card(c))
-        outside[ROW[name]] = True
-        placed[name] += 1
-    assert len(pack) == 104 and not +pool, "pack does not hold two packs"
-    dealt, _ = kings_deal([parse_card(c) for c in pack])
-    assert dealt == rows, "the deal does not follow the columns as this helper does"
-    for name, cards in want.items():
-        got = [NAME[c] for c in rows[ROW[name]]]
-        kept = [c for c in cards if (name, c) not in played]
-        assert got[len(got) - len(kept) :] == kept, f"row {name} deals as {got}, not ending {kept}"
-    return pack
+    return DealInverter(outer, {"L3": "2C 2D"} if before is None else before, inner or {}).build()
 
 
 def game_for(
@@ -135,7 +164,7 @@ def game_for(
 
 
 def row(game: TheKings, name: str) -> list[str]:
-    return [NAME[c] for c in game.rows[ROW[name]]]
+    return names(game.rows[ROW[name]])
 
 
 def heights(game: TheKings) -> list[int]:
@@ -164,7 +193,7 @@ def test_the_eight_aces_are_taken_out_wherever_they_lie() -> None:
     b.new_game(deck=moved)
     assert a.rows == b.rows
     for game in (a, b):
-        assert [NAME[f[0]] for f in game.foundations] == ACES  # AC AD AH AS on each half
+        assert names(f[0] for f in game.foundations) == ACES  # AC AD AH AS on each half
         assert sum(len(r) for r in game.rows) + sum(heights(game)) == 104
         assert game.foundation_cards == sum(heights(game)) - 8
 
@@ -189,7 +218,7 @@ def test_columns_of_four_alternate_left_and_right_each_outside_the_last() -> Non
 
 
 def foundations(game: TheKings) -> list[list[str]]:
-    return [[NAME[c] for c in pile] for pile in game.foundations]
+    return [names(pile) for pile in game.foundations]
 
 
 def test_the_deal_plays_a_card_only_on_its_own_line_and_the_next_takes_its_place() -> None:
@@ -375,7 +404,7 @@ def test_outermost_card_goes_to_any_foundation_one_rank_below_it() -> None:
     assert heights(game) == [1, 1, 1, 1, 1, 1, 2, 2]
     # L0 is on line 0 but its 3 goes to line 3's foundation: the line restriction has ended
     act(game, "3H row L0 -> foundation 6")
-    assert NAME[game.foundations[6][-1]] == "3H" and row(game, "L0")[-1] == "4D"
+    assert card_name(game.foundations[6][-1]) == "3H" and row(game, "L0")[-1] == "4D"
     act(game, "4D row L0 -> foundation 6")
     act(game, "2S row L3 -> foundation 0")  # the lowest-numbered foundation one rank below
     assert heights(game) == [2, 1, 1, 1, 1, 1, 4, 2]
@@ -540,7 +569,7 @@ def test_observation_is_bounded_and_holds_what_decides_legality() -> None:
     s9 = 2 * parse_card("9H") + (0 if place[2 * parse_card("9H"), ROW["L2"]] else 1)
     assert depth[s9] == pytest.approx(4 / 95)  # four cards lie outward of 9H
     outer = layout.view(obs, "outer_card")
-    assert [NAME[int(np.flatnonzero(o)[0])] for o in outer] == [
+    assert names(int(np.flatnonzero(o)[0]) for o in outer) == [
         "2H",
         "QS",
         "3H",
@@ -571,3 +600,21 @@ def test_describe_and_render() -> None:
     text = game.render()
     assert "L0 4H 3H 2H | KC KD | 8S 9S 5S R0" in text  # left rows read outward to the left
     assert "L3 TH 8H KS | AH AS | QH JS TS R3" in text
+
+
+# ---- the action table ---------------------------------------------------------------------------
+
+
+def test_the_action_table_is_read_off_by_kind() -> None:
+    assert [TABLE.first[k] for k in Kind] == [0, 8] and len(TABLE) == 64
+    assert TABLE[TABLE.first[Kind.ROW_TO_ROW] + 7 * ROW["R1"] + ROW["L2"]].text == "row R1 -> row L2"
+    assert all(TABLE[a].kind is Kind.ROW_TO_ROW for a in TABLE.ids(Kind.ROW_TO_ROW))
+    assert len({m.text for m in TABLE.moves}) == 64
+
+
+def test_a_move_of_an_unknown_kind_is_refused_and_moves_nothing() -> None:
+    game = game_for(MOVES_TABLE)
+    before = game.state_key()
+    with pytest.raises(AssertionError):
+        game._apply(Move("row", ROW["L0"], ROW["L1"]))  # type: ignore[arg-type]  # a string, not Kind.ROW_TO_ROW
+    assert game.state_key() == before

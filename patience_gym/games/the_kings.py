@@ -309,12 +309,13 @@ class TheKings(Game[Kind]):
         return mask
 
     def _apply(self, move: Move[Kind]) -> None:
-        c = self.rows[move.src].pop()
+        src = self.rows[move.src]
         match move.kind:
             case Kind.ROW_TO_FOUNDATION:
+                c = src.pop()
                 self.foundations[self._foundation_for(c)].append(c)
             case Kind.ROW_TO_ROW:
-                self.rows[move.dst].append(c)
+                self.rows[move.dst].append(src.pop())
             case _:
                 assert_never(move.kind)
 
