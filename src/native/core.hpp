@@ -145,6 +145,11 @@ using Factory = std::unique_ptr<Game> (*)(const std::vector<std::int64_t>& optio
 
 // The factory table (registry.cpp): Python class name ("Klondike") -> factory.
 const std::vector<std::pair<std::string, Factory>>& factories();
+
+// Each game file registers its factory itself, keyed by the Python class name:
+//     static const bool registered = register_game("Klondike", make_klondike);
+// so adding a game is adding one file (CMakeLists.txt compiles every src/native/*.cpp).
+bool register_game(const char* name, Factory factory);
 std::unique_ptr<Game> make_game(const std::string& name, const std::vector<std::int64_t>& options);
 
 // Helpers for state_key(): append raw bytes of small values and piles.

@@ -301,4 +301,8 @@ std::unique_ptr<Game> make_klondike(const std::vector<std::int64_t>& options) {
     return std::make_unique<Klondike>(static_cast<int>(draw), static_cast<int>(passes), partial == 1);
 }
 
+namespace {
+[[maybe_unused]] const bool registered = register_game("Klondike", make_klondike);
+}  // namespace
+
 }  // namespace pg

@@ -1,16 +1,26 @@
-// The factory table: one line per native game, keyed by the Python class's name
-// (patience_gym/games/<game>.py). See PORTING.md for adding a game.
+// The factory table, keyed by the Python class name (patience_gym/games/<game>.py). Each game
+// file adds its own line through register_game (core.hpp), so ports never touch a shared file.
+#include <algorithm>
+
 #include "core.hpp"
 
 namespace pg {
 
-std::unique_ptr<Game> make_klondike(const std::vector<std::int64_t>& options);
-
-const std::vector<std::pair<std::string, Factory>>& factories() {
-    static const std::vector<std::pair<std::string, Factory>> table = {
-        {"Klondike", make_klondike},
-    };
-    return table;
+namespace {
+std::vector<std::pair<std::string, Factory>>& table() {
+    static std::vector<std::pair<std::string, Factory>> games;  // built before first use
+    return games;
 }
+}  // namespace
+
+bool register_game(const char* name, Factory factory) {
+    auto& games = table();
+    games.emplace_back(name, factory);
+    std::sort(games.begin(), games.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });  // link order aside
+    return true;
+}
+
+const std::vector<std::pair<std::string, Factory>>& factories() { return table(); }
 
 }  // namespace pg
