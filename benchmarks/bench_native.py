@@ -8,8 +8,10 @@ contestant alike. A step is what an RL loop pays for under a random legal policy
   legal action from ``info["action_mask"]``, ``env.step`` (apply, mask, observation copy); reset
   when an episode ends.
 - ``batched N``: ``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point",
-  copy=False)``: random legal actions for all N rows drawn with numpy from ``action_masks()``, one
-  ``step``; counted as N game-steps (autoreset included).
+  copy=False)``: random legal actions for all N rows, one ``step``; counted as N game-steps
+  (autoreset included). Timed twice: with the actions drawn by numpy from ``action_masks()`` and
+  by ``sample_legal_actions()`` (one native call), so the engine's cost shows apart from the
+  Python policy's.
 - ``openspiel``: ``pyspiel.load_game("solitaire")`` (Klondike, draw 1) driven from Python with the
   buffer observation API (``open_spiel.python.observation.make_observation``: ``set_from`` and a
   copy of ``tensor``), ``legal_actions()`` and ``apply_action``; chance nodes (cards turned up,
@@ -68,12 +70,22 @@ def single(env_id: str, engine: str) -> Runner:
     return run
 
 
-def batched(env_id: str, n: int) -> tuple[Runner, int]:
+def batched(env_id: str, n: int, native_pick: bool) -> tuple[Runner, int]:
     vec = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", copy=False)
     vec.reset(seed=0)
     rng = np.random.default_rng(0)
     unwrapped = vec.unwrapped
     assert isinstance(unwrapped, PatienceVectorEnv)
+    n_actions = unwrapped.batch.n_actions
+
+    def numpy_pick() -> np.ndarray:
+        # a random legal action per row: the largest random score among the legal ids
+        scores = rng.random((n, n_actions), dtype=np.float32)
+        scores[~unwrapped.batch.mask] = -1.0
+        actions: np.ndarray = scores.argmax(axis=1)
+        return actions
+
+    pick = unwrapped.sample_legal_actions if native_pick else numpy_pick
 
     def run(seconds: float) -> float:
         steps = 0
@@ -81,10 +93,7 @@ def batched(env_id: str, n: int) -> tuple[Runner, int]:
         deadline = start + seconds
         while time.perf_counter() < deadline:
             for _ in range(10):
-                # a random legal action per row: the largest random score among the legal ids
-                scores = rng.random((n, unwrapped.batch.n_actions), dtype=np.float32)
-                scores[~unwrapped.batch.mask] = -1.0
-                vec.step(scores.argmax(axis=1))
+                vec.step(pick())
                 steps += n
         return steps / (time.perf_counter() - start)
 
@@ -147,9 +156,10 @@ def main() -> None:
     }
     memory: dict[str, int] = {}
     for n in args.batch:
-        runner, per_game = batched(variant.env_id, n)
-        contestants[f"batched N={n}"] = runner
-        memory[f"batched N={n}"] = per_game
+        for native_pick, how in ((False, "numpy pick"), (True, "native pick")):
+            runner, per_game = batched(variant.env_id, n, native_pick)
+            contestants[f"batched N={n} ({how})"] = runner
+            memory[f"batched N={n} ({how})"] = per_game
     spiel = openspiel() if variant.game.__name__ == "Klondike" else None
     if spiel is not None:
         contestants["openspiel solitaire (buffer)"] = spiel
@@ -163,11 +173,11 @@ def main() -> None:
         f"{platform.python_version()}"
     )
     ref = best.get("openspiel solitaire (buffer)")
-    print(f"{'contestant':32} {'game-steps/s':>14} {'x openspiel':>12} {'bytes/game':>11}")
+    print(f"{'contestant':36} {'game-steps/s':>14} {'x openspiel':>12} {'bytes/game':>11}")
     for name, rate in best.items():
         ratio = f"{rate / ref:.2f}" if ref else "-"
         mem = str(memory[name]) if name in memory else ""
-        print(f"{name:32} {rate:14,.0f} {ratio:>12} {mem:>11}")
+        print(f"{name:36} {rate:14,.0f} {ratio:>12} {mem:>11}")
     if ref is None and variant.game.__name__ == "Klondike":
         print("openspiel is not installed (pip install open_spiel): its row is missing")
 

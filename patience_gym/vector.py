@@ -219,6 +219,8 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         if options:
             raise ValueError(f"reset options {sorted(options)} are not supported by the batched env")
         self.batch.seed(seed)
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            self.batch.engine.seed_sampler(int(seed) % 2**64)
         self.batch.reset_rows(self._ones)
         self._autoreset[:] = False
         return self._observations(), self._info()
@@ -233,6 +235,13 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         b = self.batch
         np.logical_or(b.terminated, b.truncated, out=self._autoreset)
         return self._observations(), b.reward.copy(), b.terminated.copy(), b.truncated.copy(), self._info()
+
+    def sample_legal_actions(self) -> np.ndarray:
+        """A uniformly random legal action per sub-env (0 where none), drawn natively in one call
+        (random rollouts, benchmarks). Its generator is seeded by ``reset(seed=int)``."""
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        self.batch.engine.sample_legal(self.batch.mask, out)
+        return out
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every sub-env, (N, n) bool (all False for a finished game)."""

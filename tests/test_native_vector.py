@@ -269,3 +269,23 @@ def test_maskable_ppo_trains_from_the_native_vec_env() -> None:
     model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu")
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256
+
+
+def test_native_sampling_picks_legal_actions_and_follows_the_seed() -> None:
+    def run(seed: int) -> list[np.ndarray]:
+        vec = make_vec(n=16)
+        vec.reset(seed=seed)
+        picks = []
+        for _ in range(60):
+            masks = vec.action_masks()
+            actions = vec.unwrapped.sample_legal_actions()
+            live = masks.any(axis=1)
+            assert masks[np.arange(16)[live], actions[live]].all(), "a sampled action is legal"
+            assert (actions[~live] == 0).all()
+            picks.append(actions)
+            vec.step(actions)
+        return picks
+
+    a, b, c = run(4), run(4), run(5)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))

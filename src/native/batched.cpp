@@ -107,4 +107,25 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
     }
 }
 
+void BatchedGames::sample_legal(const std::uint8_t* mask, std::int64_t* out) {
+    for (int i = 0; i < size(); ++i) {
+        const std::uint8_t* row = mask + static_cast<std::size_t>(i) * static_cast<std::size_t>(n_actions_);
+        int count = 0;
+        for (int a = 0; a < n_actions_; ++a) count += row[a] != 0;
+        out[i] = 0;
+        if (count == 0) continue;
+        // splitmix64, then a multiply-shift to [0, count)
+        std::uint64_t z = (sampler_ += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        auto k = static_cast<int>(((z >> 32) * static_cast<std::uint64_t>(count)) >> 32);
+        for (int a = 0; a < n_actions_; ++a)
+            if (row[a] && k-- == 0) {
+                out[i] = a;
+                break;
+            }
+    }
+}
+
 }  // namespace pg

@@ -50,6 +50,12 @@ public:
     void step(const std::int64_t* actions, const std::int32_t* packs, const std::uint8_t* reset,
               const StepBuffers& out);
 
+    // A uniformly random legal action per game from the masks of the last call (0 where none),
+    // from the batch's own generator (splitmix64, seeded by seed_sampler): random rollouts and
+    // benchmarks without a numpy pass over the (n, n_actions) masks.
+    void sample_legal(const std::uint8_t* mask, std::int64_t* out);
+    void seed_sampler(std::uint64_t seed) { sampler_ = seed; }
+
     Game& game(int i) { return *games_.at(static_cast<std::size_t>(i)); }
 
 private:
@@ -61,6 +67,7 @@ private:
     std::vector<std::uint8_t> live_;
     int n_actions_, obs_size_, pack_size_, win_cards_, reward_mode_, max_steps_;
     double illegal_reward_;
+    std::uint64_t sampler_ = 0x9E3779B97F4A7C15ULL;
     std::vector<std::string> extra_names_;
 };
 

@@ -209,6 +209,17 @@ NB_MODULE(_native, m) {
             },
             "actions"_a, "packs"_a, "rows"_a, "out"_a)
         .def(
+            "sample_legal",
+            [](pg::BatchedGames& b, Mat<bool> mask, Vec<std::int64_t> out) {
+                const auto n = static_cast<std::size_t>(b.size());
+                check_mat("mask", mask, n, static_cast<std::size_t>(b.n_actions()));
+                check_len("actions", out, n);
+                nb::gil_scoped_release release;
+                b.sample_legal(reinterpret_cast<const std::uint8_t*>(mask.data()), out.data());
+            },
+            "mask"_a, "out"_a.noconvert(), "A random legal action per game (0 where none) into ``out``.")
+        .def("seed_sampler", &pg::BatchedGames::seed_sampler, "seed"_a)
+        .def(
             "game",
             [](pg::BatchedGames& b, int i) {
                 if (i < 0 || i >= b.size()) throw std::out_of_range("no game " + std::to_string(i));
