@@ -1,0 +1,301 @@
+// Babette: the native twin of patience_gym/games/babette.py (docs/rules.md section 3). Two packs.
+//
+// Same action table (210 ids), observation (5575 floats), texts and silent choices as the Python
+// module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <cstring>
+#include <string>
+
+#include "core.hpp"
+
+namespace pg {
+namespace {
+
+constexpr int N_COLS = 8;
+constexpr int N_ROWS = 13;  // 104 cards, 8 a row
+constexpr int N_PLACES = N_ROWS * N_COLS;
+constexpr int N_REDEALS = 2;
+constexpr int N_CARDS = 2 * N_KINDS;
+constexpr int N_SUITS = 4;
+constexpr int EMPTY = -1;  // a garden place with no card: vacated, or not dealt in a short last row
+
+// Foundations 0-3 ascend (started by the suit's ace), 4-7 descend (started by its king).
+constexpr int UP_ROW = 0, DOWN_ROW = N_SUITS, N_FOUND = 2 * N_SUITS;
+
+// Action ids (babette.py: _UP0, _DOWN0, _DEAL, _REDEAL).
+constexpr int UP0 = 0, DOWN0 = N_PLACES, DEAL = 2 * N_PLACES, REDEAL = DEAL + 1, N_ACTIONS = REDEAL + 1;
+
+// Observation offsets, in babette.Babette.LAYOUT order.
+constexpr int O_GARDEN = 0;                                // (13, 8, 52)
+constexpr int O_AVAIL = O_GARDEN + N_PLACES * N_KINDS;     // (13, 8)
+constexpr int O_ROWS = O_AVAIL + N_PLACES;                 // (1,)
+constexpr int O_FOUND = O_ROWS + 1;                        // (8,)
+constexpr int O_UNSEEN = O_FOUND + N_FOUND;                // (52,)
+constexpr int O_PACK = O_UNSEEN + N_KINDS;                 // (1,)
+constexpr int O_REDEALS = O_PACK + 1;                      // (1,)
+constexpr int OBS_SIZE = O_REDEALS + 1;
+
+enum class Kind { Up, Down, Deal, Redeal };
+struct Move {
+    Kind kind;
+    int src;  // garden place (Up, Down)
+    int dst;  // the foundation row the card goes to: UP_ROW or DOWN_ROW
+};
+
+constexpr Move move_of(int a) {
+    if (a < DOWN0) return {Kind::Up, a - UP0, UP_ROW};
+    if (a < DEAL) return {Kind::Down, a - DOWN0, DOWN_ROW};
+    if (a == DEAL) return {Kind::Deal, -1, -1};
+    return {Kind::Redeal, -1, -1};
+}
+
+std::string place_name(int p) {
+    return "garden row " + std::to_string(p / N_COLS) + " col " + std::to_string(p % N_COLS);
+}
+
+std::string move_text(const Move& m) {
+    switch (m.kind) {
+        case Kind::Up: return place_name(m.src) + " -> up foundation";
+        case Kind::Down: return place_name(m.src) + " -> down foundation";
+        case Kind::Deal: return "deal a row";
+        case Kind::Redeal: return "re-deal the garden";
+    }
+    return "";
+}
+
+// The rank that would complete each foundation (king up, ace down), and the suit's other pile.
+constexpr int last_rank(int f) { return f < DOWN_ROW ? KING : ACE; }
+constexpr int other_pile(int f) { return (f + N_SUITS) % N_FOUND; }
+
+class Babette final : public Game {
+public:
+    int n_actions() const override { return N_ACTIONS; }
+    int obs_size() const override { return OBS_SIZE; }
+    int win_cards() const override { return N_CARDS; }
+    int n_packs() const override { return 2; }
+
+    // ---- dealing ------------------------------------------------------------------------------
+
+    void deal(const std::vector<int>& pack) override {
+        grid_.fill(EMPTY);
+        rows_ = 0;
+        pack_.clear();
+        for (int j = static_cast<int>(pack.size()) - 1; j >= 0; --j) pack_.push(pack[j]);  // back() dealt next
+        for (auto& f : found_) f.clear();
+        redeals_ = 0;
+        deal_row();
+    }
+
+    void deal_row() {
+        if (rows_ >= N_ROWS) throw std::logic_error("Babette: a 14th garden row");  // a rules bug
+        for (int c = 0; c < N_COLS; ++c) grid_[rows_ * N_COLS + c] = static_cast<std::int8_t>(pack_.empty() ? EMPTY : pack_.pop());
+        ++rows_;
+    }
+
+    // ---- the rules (babette.py: released, is_available, card_at, fits, _may_deal, _may_redeal) --
+
+    int at(int r, int c) const { return grid_[r * N_COLS + c]; }
+
+    // Cadogan rule III: a card lies at (r, c) and the place below it is empty (only the next
+    // row blocks). Rows not dealt yet are all EMPTY, so the row below the last needs no guard
+    // beyond the grid's end.
+    bool released(int r, int c) const {
+        return at(r, c) != EMPTY && (r + 1 >= rows_ || at(r + 1, c) == EMPTY);
+    }
+
+    bool is_available(int r, int c) const { return r < rows_ && released(r, c); }
+
+    // The available card at garden place p, or -1.
+    int card_at(int p) const {
+        const int r = p / N_COLS, c = p % N_COLS;
+        return is_available(r, c) ? at(r, c) : -1;
+    }
+
+    // The pile's build (suit's ace starts up, king starts down, then in suit one rank up or
+    // down), and a card that would complete the pile only once the suit's other pile is started.
+    bool builds(int f, int c) const {
+        const auto& pile = found_[f];
+        const int suit = f % N_SUITS;
+        if (suit_of(c) != suit) return false;
+        if (pile.empty()) return c == card_of(f < DOWN_ROW ? ACE : KING, suit);
+        return rank_of(c) == rank_of(pile.back()) + (f < DOWN_ROW ? 1 : -1);
+    }
+
+    bool fits(int f, int c) const {
+        return builds(f, c) && (rank_of(c) != last_rank(f) || !found_[other_pile(f)].empty());
+    }
+
+    bool may_deal() const { return !pack_.empty(); }
+
+    bool may_redeal() const {
+        if (!pack_.empty() || redeals_ == N_REDEALS) return false;
+        for (int p = 0; p < rows_ * N_COLS; ++p)
+            if (grid_[p] != EMPTY) return true;
+        return false;
+    }
+
+    bool is_legal(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Up:
+            case Kind::Down: {
+                const int x = card_at(m.src);
+                return x >= 0 && fits(m.dst + suit_of(x), x);
+            }
+            case Kind::Deal: return may_deal();
+            case Kind::Redeal: return may_redeal();
+        }
+        return false;
+    }
+
+    // The same predicates as is_legal, asked only at the available places (available_places).
+    void legal_mask(std::uint8_t* out) const override {
+        std::memset(out, 0, N_ACTIONS);
+        for (int r = 0; r < rows_; ++r)
+            for (int c = 0; c < N_COLS; ++c) {
+                if (!released(r, c)) continue;
+                const int x = at(r, c), p = r * N_COLS + c;
+                out[UP0 + p] = fits(UP_ROW + suit_of(x), x);
+                out[DOWN0 + p] = fits(DOWN_ROW + suit_of(x), x);
+            }
+        out[DEAL] = may_deal();
+        out[REDEAL] = may_redeal();
+    }
+
+    void apply(int a) override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Up:
+            case Kind::Down: {
+                const int x = grid_[m.src];
+                grid_[m.src] = EMPTY;  // a vacancy, never refilled
+                found_[m.dst + suit_of(x)].push(x);
+                return;
+            }
+            case Kind::Deal: deal_row(); return;
+            case Kind::Redeal: {
+                // gather: columns right to left, each from its first-dealt card, vacancies
+                // skipped; that list is the new pack, first card dealt first.
+                std::array<std::int8_t, N_CARDS> gathered;
+                int n = 0;
+                for (int c = N_COLS - 1; c >= 0; --c)
+                    for (int r = 0; r < rows_; ++r)
+                        if (at(r, c) != EMPTY) gathered[n++] = static_cast<std::int8_t>(at(r, c));
+                pack_.clear();
+                for (int k = n - 1; k >= 0; --k) pack_.push(gathered[k]);
+                grid_.fill(EMPTY);
+                rows_ = 0;
+                ++redeals_;
+                deal_row();  // automatic: the first row of the new pack
+                return;
+            }
+        }
+    }
+
+    // ---- reading the state --------------------------------------------------------------------
+
+    int foundation_cards() const override {
+        int n = 0;
+        for (const auto& f : found_) n += f.size();
+        return n;
+    }
+
+    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
+    void extra_values(std::int64_t* out) const override { out[0] = N_REDEALS - redeals_; }
+
+    std::string describe(int a) const override {
+        const Move m = move_of(a);
+        if (m.kind == Kind::Deal || m.kind == Kind::Redeal) return move_text(m);
+        // The card lying at the place names the move, available or not.
+        const int x = m.src / N_COLS < rows_ ? grid_[m.src] : EMPTY;
+        return x == EMPTY ? move_text(m) : card_name(x) + " " + move_text(m);
+    }
+
+    void observe(float* out) const override {
+        std::array<int, N_KINDS> seen{};  // copies of each card on the table
+        for (int r = 0; r < rows_; ++r)
+            for (int c = 0; c < N_COLS; ++c) {
+                const int x = at(r, c), p = r * N_COLS + c;
+                if (x == EMPTY) continue;
+                out[O_GARDEN + p * N_KINDS + x] = 1.0f;
+                ++seen[x];
+                if (released(r, c)) out[O_AVAIL + p] = 1.0f;
+            }
+        for (const auto& f : found_)
+            for (int k = 0; k < f.size(); ++k) ++seen[f[k]];
+        // Computed in double and rounded once, as Python's float -> numpy float32.
+        for (int x = 0; x < N_KINDS; ++x) out[O_UNSEEN + x] = static_cast<float>((2 - seen[x]) / 2.0);
+        out[O_ROWS] = static_cast<float>(rows_ / double(N_ROWS));
+        for (int f = 0; f < N_FOUND; ++f) out[O_FOUND + f] = static_cast<float>(found_[f].size() / 13.0);
+        out[O_PACK] = static_cast<float>(pack_.size() / double(N_CARDS));
+        out[O_REDEALS] = static_cast<float>((N_REDEALS - redeals_) / double(N_REDEALS));
+    }
+
+    std::string top(int f) const {
+        const auto& pile = found_[f];
+        return pile.empty() ? std::string("--") + "CDHS"[f % N_SUITS] : card_name(pile.back());
+    }
+
+    std::string render() const override {
+        std::string s = "Babette  re-deals left " + std::to_string(N_REDEALS - redeals_) + "  pack: " +
+                        std::to_string(pack_.size()) + " cards\nup foundations:";
+        for (int f = 0; f < N_SUITS; ++f) s += " " + top(f);
+        s += "   down foundations:";
+        for (int f = N_SUITS; f < N_FOUND; ++f) s += " " + top(f);
+        s += "\ngarden (* available, .. empty):\n     c0  c1  c2  c3  c4  c5  c6  c7";
+        for (int r = 0; r < rows_; ++r) {
+            std::string line = "\nr" + std::to_string(r) + (r < 10 ? "   " : "  ");  // f"r{r:<2}  "
+            for (int c = 0; c < N_COLS; ++c) {
+                const int x = at(r, c);
+                if (c) line += " ";
+                line += x == EMPTY ? ".. " : card_name(x) + (released(r, c) ? "*" : " ");
+            }
+            while (line.back() == ' ') line.pop_back();  // Python's rstrip()
+            s += line;
+        }
+        return s;
+    }
+
+    std::vector<int> cards_in_play() const override {
+        std::vector<int> cards;
+        for (int p = 0; p < rows_ * N_COLS; ++p)
+            if (grid_[p] != EMPTY) cards.push_back(grid_[p]);
+        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
+        for (const auto& f : found_)
+            for (int k = 0; k < f.size(); ++k) cards.push_back(f[k]);
+        return cards;
+    }
+
+    std::string state_key() const override {
+        std::string key(reinterpret_cast<const char*>(grid_.data()), grid_.size());
+        key_put(key, rows_);
+        key_put(key, pack_);
+        for (const auto& f : found_) key_put(key, f);
+        key_put(key, redeals_);
+        return key;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<Babette>(*this); }
+    std::size_t bytes() const override { return sizeof(*this); }
+
+private:
+    // position (babette.py STATE: grid, pack, foundations, redeals)
+    std::array<std::int8_t, N_PLACES> grid_{};  // grid_[8 * row + column]; rows not dealt are EMPTY
+    int rows_ = 0;                              // rows laid out in the current garden
+    Stack<N_CARDS> pack_;                       // back() is the next card dealt (Python's pack[-1])
+    std::array<Stack<13>, N_FOUND> found_{};    // a pile holds one suit's ace..king or king..ace
+    int redeals_ = 0;
+};
+
+}  // namespace
+
+// Babette has no options.
+std::unique_ptr<Game> make_babette(const std::vector<std::int64_t>& options) {
+    require_options("Babette", options, 0);
+    return std::make_unique<Babette>();
+}
+
+namespace {
+[[maybe_unused]] const bool registered = register_game("Babette", make_babette);
+}  // namespace
+
+}  // namespace pg
