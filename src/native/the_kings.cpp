@@ -1,0 +1,306 @@
+// The Kings: the native twin of patience_gym/games/the_kings.py (docs/rules.md section 8). Two packs.
+//
+// Same action table (64 ids), observation (1480 floats), texts and silent choices as the Python
+// module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <algorithm>
+#include <string>
+
+#include "core.hpp"
+
+namespace pg {
+namespace {
+
+constexpr int N_LINES = 4;
+constexpr int N_ROWS = 2 * N_LINES;
+constexpr int N_FOUND = 2 * N_LINES;
+constexpr int N_DEALT = 104 - N_FOUND;  // 96 cards go to the rows (or to the foundations during the deal)
+constexpr int MAX_DEPTH = N_DEALT - 1;
+
+// Action ids (the_kings.py TABLE): row i -> foundation, then row i -> row j, i-major.
+constexpr int TO_FOUNDATION = 0, ROW_TO_ROW = N_ROWS, N_ACTIONS = ROW_TO_ROW + N_ROWS * (N_ROWS - 1);
+
+// Observation offsets, in the_kings.TheKings.LAYOUT order.
+constexpr int N_PLACES = N_ROWS + 1;  // the eight rows, then "foundation"
+constexpr int ON_FOUNDATION = N_ROWS;
+constexpr int O_PLACE = 0;                              // (104, 9)
+constexpr int O_DEPTH = O_PLACE + 2 * N_KINDS * N_PLACES;  // (104,)
+constexpr int O_OUTER = O_DEPTH + 2 * N_KINDS;          // (8, 52)
+constexpr int O_LEN = O_OUTER + N_ROWS * N_KINDS;       // (8,)
+constexpr int O_LANE = O_LEN + N_ROWS;                  // (8,)
+constexpr int O_FOUND = O_LANE + N_ROWS;                // (8,)
+constexpr int OBS_SIZE = O_FOUND + N_FOUND;
+
+enum class Kind { RowToFoundation, RowToRow };
+struct Move {
+    Kind kind;
+    int src, dst;
+};
+
+constexpr Move move_of(int a) {
+    if (a < ROW_TO_ROW) return {Kind::RowToFoundation, a - TO_FOUNDATION, -1};
+    const int k = a - ROW_TO_ROW, i = k / (N_ROWS - 1), r = k % (N_ROWS - 1);
+    return {Kind::RowToRow, i, r < i ? r : r + 1};
+}
+
+// "L0".."L3", "R0".."R3".
+std::string row_name(int r) { return std::string(1, r < N_LINES ? 'L' : 'R') + std::to_string(r % N_LINES); }
+
+std::string move_text(const Move& m) {
+    if (m.kind == Kind::RowToFoundation) return "row " + row_name(m.src) + " -> foundation";
+    return "row " + row_name(m.src) + " -> row " + row_name(m.dst);
+}
+
+// A row never holds more than the 96 dealt cards; a foundation holds an ace up to its king.
+using Row = Stack<N_DEALT>;
+using Foundation = Stack<13>;
+
+class TheKings final : public Game {
+public:
+    explicit TheKings(bool monotone) : monotone_(monotone) {}
+
+    int n_actions() const override { return N_ACTIONS; }
+    int obs_size() const override { return OBS_SIZE; }
+    int win_cards() const override { return N_DEALT; }
+    int n_packs() const override { return 2; }
+
+    // ---- the deal (the_kings.py: line_foundation, play_outside_cards, kings_deal) ------------
+
+    // Foundations are built up regardless of suit and never empty (each starts with its ace).
+    bool fits(int f, int c) const { return rank_of(c) == rank_of(found_[f].back()) + 1; }
+
+    // The foundation on `line` that c fits during the deal (the left one first), or -1.
+    int line_foundation(int line, int c) const {
+        for (int f = 2 * line; f < 2 * line + 2; ++f)
+            if (fits(f, c)) return f;
+        return -1;
+    }
+
+    // After a foundation on `line` rose during the deal: play the line's outside cards that fit,
+    // the left row first, until none does (each play can make the other row's card fit).
+    void play_outside_cards(std::array<bool, N_ROWS>& outside, int line) {
+        bool played = true;
+        while (played) {
+            played = false;
+            for (int r : {line, N_LINES + line}) {
+                if (!outside[r]) continue;
+                const int f = line_foundation(line, rows_[r].back());
+                if (f >= 0) {
+                    found_[f].push(rows_[r].pop());
+                    outside[r] = false;  // the card it uncovers is an inner one, blocked
+                    played = true;
+                }
+            }
+        }
+    }
+
+    void deal(const std::vector<int>& pack) override {
+        // take_out: the eight aces (the first copy of each suit's, then the second) become
+        // foundations 0..7, suits C D H S twice; the other 96 cards are dealt in order.
+        std::array<std::int8_t, N_DEALT> rest;
+        int n = 0;
+        for (int c : pack)
+            if (rank_of(c) != ACE && n < N_DEALT) rest[n++] = static_cast<std::int8_t>(c);
+        for (int f = 0; f < N_FOUND; ++f) {
+            found_[f].clear();
+            found_[f].push(card_of(ACE, f % 4));
+        }
+        for (auto& r : rows_) r.clear();
+        std::array<bool, N_ROWS> outside{};  // row r's last card is still its outside card
+        int k = 0;
+        for (int column = 0; k < n; ++column) {
+            const int side = column % 2;
+            for (int line = 0; line < N_LINES; ++line) {
+                const int r = N_LINES * side + line;
+                while (k < n) {
+                    const int c = rest[k++];
+                    const int f = line_foundation(line, c);
+                    if (f < 0) {
+                        rows_[r].push(c);  // covers the row's previous card: now an inner one
+                        outside[r] = true;
+                        break;
+                    }
+                    found_[f].push(c);
+                    play_outside_cards(outside, line);
+                }
+            }
+        }
+        on_start_ = all_foundation_cards();
+    }
+
+    // ---- the rules (the_kings.py: _foundation_for, _foundations_take, _ranks_into) -----------
+
+    // The lowest-numbered foundation one rank below c, or -1.
+    int foundation_for(int c) const {
+        for (int f = 0; f < N_FOUND; ++f)
+            if (fits(f, c)) return f;
+        return -1;
+    }
+
+    // Some foundation takes c now.
+    bool foundations_take(int c) const { return foundation_for(c) >= 0; }
+
+    // Row dst takes an outermost card of `rank` from another row holding `several` cards (more
+    // than one) or one. A lane takes any rank, except a row's only card (the move would only swap
+    // two rows' places). A row takes one rank apart, any suit; under monotone only the rank that
+    // continues its outermost pair when that pair is in sequence.
+    bool rank_into(const Row& dst, int rank, bool several) const {
+        if (dst.empty()) return several;
+        const int top = rank_of(dst.back());
+        if (monotone_ && dst.size() > 1) {
+            const int step = top - rank_of(dst[dst.size() - 2]);
+            if (step == 1 || step == -1) return rank == top + step;
+        }
+        return rank == top - 1 || rank == top + 1;
+    }
+
+    bool is_legal(int a) const override {
+        const Move m = move_of(a);
+        const Row& src = rows_[m.src];
+        if (src.empty()) return false;
+        switch (m.kind) {
+            case Kind::RowToFoundation: return foundations_take(src.back());
+            case Kind::RowToRow: return rank_into(rows_[m.dst], rank_of(src.back()), src.size() > 1);
+        }
+        return false;
+    }
+
+    void apply(int a) override {
+        const Move m = move_of(a);
+        Row& src = rows_[m.src];
+        switch (m.kind) {
+            case Kind::RowToFoundation: {
+                const int c = src.pop();
+                found_[foundation_for(c)].push(c);
+                return;
+            }
+            case Kind::RowToRow: rows_[m.dst].push(src.pop()); return;
+        }
+    }
+
+    // ---- reading the state --------------------------------------------------------------------
+
+    int all_foundation_cards() const {
+        int n = 0;
+        for (const auto& f : found_) n += f.size();
+        return n;
+    }
+
+    // The eight aces set out before the deal are left out.
+    int foundation_cards() const override { return all_foundation_cards() - N_FOUND; }
+
+    std::vector<std::string> extra_names() const override {
+        return {"cards_on_foundations", "dealt_to_foundations"};
+    }
+    void extra_values(std::int64_t* out) const override {
+        out[0] = all_foundation_cards();
+        out[1] = on_start_ - N_FOUND;
+    }
+
+    std::string describe(int a) const override {
+        const Move m = move_of(a);
+        const Row& src = rows_[m.src];
+        if (src.empty()) return move_text(m);
+        const int c = src.back();
+        if (m.kind == Kind::RowToFoundation) {
+            const int f = foundation_for(c);
+            return card_name(c) + " " + move_text(m) + (f >= 0 ? " " + std::to_string(f) : "");
+        }
+        if (rows_[m.dst].empty()) return card_name(c) + " row " + row_name(m.src) + " -> lane " + row_name(m.dst);
+        return card_name(c) + " " + move_text(m);
+    }
+
+    void observe(float* out) const override {
+        std::array<int, N_KINDS> seen{};  // copies of each id met so far: the next copy's k
+        // Python scales card_depth in float32 (out[depth] *= 1.0 / 95 on a float32 array), so
+        // the factor is rounded to float first and the product is a float product.
+        const float per_depth = static_cast<float>(1.0 / MAX_DEPTH);
+        for (int i = 0; i < N_ROWS; ++i) {
+            const Row& row = rows_[i];
+            if (row.empty()) continue;
+            out[O_OUTER + N_KINDS * i + row.back()] = 1.0f;
+            for (int d = 0; d < row.size(); ++d) {  // outer end inward
+                const int c = row[row.size() - 1 - d];
+                const int slot = 2 * c + seen[c]++;
+                out[O_PLACE + slot * N_PLACES + i] = 1.0f;
+                if (d) out[O_DEPTH + slot] = static_cast<float>(d) * per_depth;
+            }
+        }
+        for (const auto& pile : found_)
+            for (int k = 0; k < pile.size(); ++k) {
+                const int c = pile[k];
+                out[O_PLACE + (2 * c + seen[c]++) * N_PLACES + ON_FOUNDATION] = 1.0f;
+            }
+        // Computed in double and rounded once, as Python's float -> numpy float32.
+        for (int i = 0; i < N_ROWS; ++i) {
+            out[O_LEN + i] = static_cast<float>(rows_[i].size() / double(N_DEALT));
+            out[O_LANE + i] = rows_[i].empty() ? 1.0f : 0.0f;
+        }
+        for (int f = 0; f < N_FOUND; ++f) out[O_FOUND + f] = static_cast<float>(found_[f].size() / double(KING));
+    }
+
+    std::string render() const override {
+        const int on = all_foundation_cards();
+        std::string s = "The Kings  on the foundations: " + std::to_string(on) + "/104  (played " +
+                        std::to_string(on - N_FOUND) + "/" + std::to_string(N_DEALT) + ")";
+        std::array<std::string, N_LINES> left;  // each left row from its outer end inward
+        std::size_t width = 0;
+        for (int line = 0; line < N_LINES; ++line) {
+            const Row& row = rows_[line];
+            for (int k = row.size() - 1; k >= 0; --k) left[line] += (k < row.size() - 1 ? " " : "") + card_name(row[k]);
+            width = std::max(width, left[line].size());
+        }
+        for (int line = 0; line < N_LINES; ++line) {
+            const Row& right = rows_[N_LINES + line];
+            s += "\nL" + std::to_string(line) + " " + std::string(width - left[line].size(), ' ') + left[line] + " | " +
+                 card_name(found_[2 * line].back()) + " " + card_name(found_[2 * line + 1].back()) + " | ";
+            for (int k = 0; k < right.size(); ++k) s += (k ? " " : "") + card_name(right[k]);
+            s += " R" + std::to_string(line);
+        }
+        return s;
+    }
+
+    std::vector<int> cards_in_play() const override {
+        std::vector<int> cards;
+        for (const auto& r : rows_)
+            for (int k = 0; k < r.size(); ++k) cards.push_back(r[k]);
+        for (const auto& f : found_)
+            for (int k = 0; k < f.size(); ++k) cards.push_back(f[k]);
+        return cards;
+    }
+
+    std::string state_key() const override {
+        std::string key;
+        for (const auto& r : rows_) key_put(key, r);
+        for (const auto& f : found_) key_put(key, f);
+        return key;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<TheKings>(*this); }
+    std::size_t bytes() const override { return sizeof(*this); }
+
+private:
+    // configuration
+    bool monotone_;
+    // position (the_kings.py STATE: rows, foundations); rows from the inner end outward
+    std::array<Row, N_ROWS> rows_{};
+    std::array<Foundation, N_FOUND> found_{};
+    // Per deal, not state: the foundation cards (aces included) when the deal ended.
+    int on_start_ = N_FOUND;
+};
+
+}  // namespace
+
+// Options in the_kings.TheKings.OPTIONS order: sequences (0 "monotone", 1 "either").
+std::unique_ptr<Game> make_the_kings(const std::vector<std::int64_t>& options) {
+    require_options("TheKings", options, 1);
+    const auto sequences = options[0];
+    if (sequences != 0 && sequences != 1)
+        throw std::invalid_argument("TheKings: sequences must be 0 (monotone) or 1 (either)");
+    return std::make_unique<TheKings>(sequences == 0);
+}
+
+namespace {
+[[maybe_unused]] const bool registered = register_game("TheKings", make_the_kings);
+}  // namespace
+
+}  // namespace pg
