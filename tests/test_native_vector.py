@@ -71,11 +71,15 @@ def test_the_batch_steps_as_n_single_python_envs(variant: Any, max_steps: int | 
     rng = np.random.default_rng(1)
     assert_same_step(vec.reset(seed=11), ref.reset(seed=11), "reset")
     ends = 0
-    for t in range(400):
+    # 400 steps, then on until n episodes have ended: random games of some variants (The Kings'
+    # back-and-forth between rows) run to their step limit, 1000 steps.
+    for t in range(2000):
         actions = random_actions(rng, vec.action_masks())
         got, want = vec.step(actions), ref.step(actions)
         assert_same_step(got, want, f"step {t}")
         ends += int((got[2] | got[3]).sum())
+        if t >= 400 and ends >= n:
+            break
     assert ends >= n, "episodes ended and were dealt again during the comparison"
 
 
