@@ -1,0 +1,427 @@
+// The "Louis" Patience (Cadogan deal) and St. Louis (Dick deal): the native twin of
+// patience_gym/games/louis.py (docs/rules.md section 4). Two packs.
+//
+// Same action table (160 ids), observation (2,598 floats), texts and silent choices as the Python
+// module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core.hpp"
+
+namespace pg {
+namespace {
+
+constexpr char LETTERS[] = "abcdefghiklm";  // no j
+constexpr int N_PACKETS = 12;
+constexpr int TURNED = N_PACKETS;  // the source index of the turned card
+constexpr int N_REDEALS = 2;
+constexpr int N_DEALT = 96;  // two packs less the eight foundation cards
+// Gathering order for a re-deal: g h i k l m a b c d e f (packet g is dealt first).
+constexpr int GATHER[N_PACKETS] = {6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5};
+
+// Action ids (louis.py: _UP0, _DOWN0, _DEAL, _MARRY0, _REDEAL).
+constexpr int UP0 = 0, DOWN0 = 13, DEAL = 26, MARRY0 = 27, REDEAL = 159, N_ACTIONS = 160;
+
+// Phases (louis.py: CADOGAN_DEAL, DICK_FIRST, PLAY); extra_info reports the index into
+// _PHASE_NAMES (EXTRA_TEXTS in patience_gym/native.py turns it back into the text).
+constexpr int CADOGAN_DEAL = 0, DICK_FIRST = 1, PLAY = 2;
+const char* const PHASE_NAMES[3] = {"Cadogan deal", "Dick's first circle", "deal complete"};
+
+// Observation offsets, in the order of Louis.configure's layout.
+constexpr int PLANE = N_PACKETS * N_KINDS;
+constexpr int O_TOP = 0, O_CARDS = PLANE, O_DEPTH = 2 * PLANE, O_LOWER = 3 * PLANE;
+constexpr int O_AVAIL = 4 * PLANE, O_BLOCKED = O_AVAIL + N_PACKETS, O_TURNED = O_BLOCKED + N_PACKETS;
+constexpr int O_POS = O_TURNED + N_KINDS, O_FOUND = O_POS + N_PACKETS, O_PACK = O_FOUND + 8;
+constexpr int O_PHASE = O_PACK + 1, O_CIRCLE = O_PHASE + 3, O_REDEALS = O_CIRCLE + 1;
+constexpr int OBS_SIZE = O_REDEALS + 1;
+static_assert(OBS_SIZE == 2598, "louis.py's layout is 2,598 floats");
+
+enum class Kind { Up, Down, Deal, Marry, Redeal };
+struct Move {
+    Kind kind;
+    int src, dst;
+};
+
+// The table: sources 0..12 to each foundation, the deal, marriages p-major (p != q), re-deal.
+constexpr Move move_of(int a) {
+    if (a < DOWN0) return {Kind::Up, a - UP0, -1};
+    if (a < DEAL) return {Kind::Down, a - DOWN0, -1};
+    if (a == DEAL) return {Kind::Deal, -1, -1};
+    if (a == REDEAL) return {Kind::Redeal, -1, -1};
+    const int k = a - MARRY0, p = k / (N_PACKETS - 1), r = k % (N_PACKETS - 1);
+    return {Kind::Marry, p, r < p ? r : r + 1};
+}
+
+// The action id of "packet p -> packet q" (p != q).
+constexpr int marry_id(int p, int q) { return MARRY0 + (N_PACKETS - 1) * p + (q < p ? q : q - 1); }
+
+std::string source_name(int s) {
+    return s == TURNED ? std::string("turned card") : std::string("packet ") + LETTERS[s];
+}
+
+std::string move_text(const Move& m) {
+    switch (m.kind) {
+        case Kind::Up: return source_name(m.src) + " -> ace foundation";
+        case Kind::Down: return source_name(m.src) + " -> king foundation";
+        case Kind::Deal: return "deal";
+        case Kind::Marry: return std::string("packet ") + LETTERS[m.src] + " -> packet " + LETTERS[m.dst];
+        case Kind::Redeal: return "re-deal";
+    }
+    return "";
+}
+
+// vocabulary.SAME_SUIT_EITHER: c may be married onto base (same suit, one rank up or down).
+constexpr bool same_suit_either(int base, int c) {
+    return suit_of(base) == suit_of(c) && (rank_of(c) == rank_of(base) + 1 || rank_of(c) == rank_of(base) - 1);
+}
+
+// louis.py's _DEPTH[d]: a depth d (cards lying on a card) reads d / (d + 8), in double then float.
+inline float depth_value(int d) { return static_cast<float>(d / (d + 8.0)); }
+
+class Louis final : public Game {
+public:
+    explicit Louis(bool dick) : dick_(dick) {}
+
+    int n_actions() const override { return N_ACTIONS; }
+    int obs_size() const override { return OBS_SIZE; }
+    int win_cards() const override { return N_DEALT; }
+    int n_packs() const override { return 2; }
+
+    // ---- dealing --------------------------------------------------------------------------------
+
+    void deal(const std::vector<int>& pack) override {
+        // take_out: the first copy of each ace and each king leaves the pack (distinct cards, so
+        // the order in which they are removed does not matter); the other 96 are dealt in order.
+        std::array<bool, N_KINDS> taken{};
+        Stack<N_DEALT> order;
+        for (int c : pack) {
+            const bool base = rank_of(c) == ACE || rank_of(c) == KING;
+            if (base && !taken[c]) {
+                taken[c] = true;
+                continue;
+            }
+            order.push(c);
+        }
+        found_.fill(1);  // found_[s]: cards on suit s's ace foundation; found_[4 + s]: its king one
+        redeals_left_ = N_REDEALS;
+        start_deal(order);
+    }
+
+    // Deal `order` (first card first) onto the empty alphabet, as the option says.
+    void start_deal(const Stack<N_DEALT>& order) {
+        for (auto& p : packets_) p.clear();
+        stock_.clear();
+        for (int k = order.size() - 1; k >= 0; --k) stock_.push(order[k]);  // back() is turned next
+        fresh_.fill(0);
+        pos_ = 0;
+        circle_ = -1;  // -1 before the first placement
+        turned_ = -1;
+        if (dick_) {
+            circle_ = 0;
+            for (auto& p : packets_)
+                if (!stock_.empty()) p.push(stock_.pop());
+            phase_ = stock_.empty() ? PLAY : DICK_FIRST;
+        } else {
+            phase_ = CADOGAN_DEAL;
+            turn();
+        }
+    }
+
+    // Automatic step of the Cadogan deal: turn the next card, or end the deal.
+    void turn() {
+        if (!stock_.empty()) {
+            turned_ = stock_.pop();
+        } else {
+            turned_ = -1;
+            phase_ = PLAY;
+            fresh_.fill(0);
+        }
+    }
+
+    // Cadogan: the turned card onto the next position of the circle.
+    void place() {
+        if (pos_ == 0) {  // the first card of a new circle blocks the one before
+            ++circle_;
+            fresh_.fill(0);
+        }
+        packets_[pos_].push(turned_);
+        fresh_[pos_] = 1;
+        pos_ = (pos_ + 1) % N_PACKETS;
+        turn();
+    }
+
+    // Dick: the rest of the pack in circles on top of the first, starting at a.
+    void deal_rest() {
+        int i = 0;
+        for (; !stock_.empty(); ++i) packets_[i % N_PACKETS].push(stock_.pop());
+        circle_ += (i + N_PACKETS - 1) / N_PACKETS;
+        phase_ = PLAY;
+    }
+
+    // The new pack of a re-deal, first card dealt first: packet g bottom to top, h, ... m, a ... f.
+    Stack<N_DEALT> gather() const {
+        Stack<N_DEALT> order;
+        for (int p : GATHER)
+            for (int k = 0; k < packets_[p].size(); ++k) order.push(packets_[p][k]);
+        return order;
+    }
+
+    // ---- the rules (louis.py: _top, _fits_up, _fits_down) -------------------------------------
+
+    // The card at source s if it is available now, else -1: during the Cadogan deal only the
+    // cards placed in the current circle (fresh) may move.
+    int top(int s) const {
+        if (s == TURNED) return turned_;
+        const auto& pile = packets_[s];
+        if (pile.empty()) return -1;
+        if (phase_ == CADOGAN_DEAL && !fresh_[s]) return -1;
+        return pile.back();
+    }
+
+    bool fits_up(int c) const { return rank_of(c) == found_[suit_of(c)] + 1; }
+    bool fits_down(int c) const { return rank_of(c) == 13 - found_[4 + suit_of(c)]; }
+
+    bool can_deal() const { return phase_ == DICK_FIRST || (phase_ == CADOGAN_DEAL && turned_ >= 0); }
+    bool can_redeal() const { return phase_ == PLAY && redeals_left_ > 0 && any_packet(); }
+    bool any_packet() const {
+        for (const auto& p : packets_)
+            if (!p.empty()) return true;
+        return false;
+    }
+
+    bool is_legal(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Up:
+            case Kind::Down: {
+                const int c = top(m.src);
+                if (c < 0) return false;
+                return m.kind == Kind::Up ? fits_up(c) : fits_down(c);
+            }
+            case Kind::Deal: return can_deal();
+            case Kind::Marry: {
+                if (phase_ != PLAY) return false;
+                const int c = top(m.src), base = top(m.dst);
+                return c >= 0 && base >= 0 && same_suit_either(base, c);
+            }
+            case Kind::Redeal: return can_redeal();
+        }
+        return false;
+    }
+
+    // The rules of is_legal, enumerated source by source: a marriage of packet p's top needs one
+    // of its two partners (same suit, one rank either side) on top of another packet, so only the
+    // packets showing a partner are asked.
+    void legal_mask(std::uint8_t* out) const override {
+        std::memset(out, 0, N_ACTIONS);
+        std::array<int, N_PACKETS + 1> tops;
+        for (int s = 0; s <= TURNED; ++s) {
+            const int c = tops[s] = top(s);
+            if (c < 0) continue;
+            out[UP0 + s] = fits_up(c);
+            out[DOWN0 + s] = fits_down(c);
+        }
+        out[DEAL] = can_deal();
+        if (phase_ != PLAY) return;
+        std::array<std::uint16_t, N_KINDS> showing{};  // bit q: packet q's top is this card
+        for (int q = 0; q < N_PACKETS; ++q)
+            if (tops[q] >= 0) showing[tops[q]] |= static_cast<std::uint16_t>(1u << q);
+        for (int p = 0; p < N_PACKETS; ++p) {
+            const int c = tops[p];
+            if (c < 0) continue;
+            for (int rank : {rank_of(c) - 1, rank_of(c) + 1}) {
+                if (rank < ACE || rank > KING) continue;
+                const int base = card_of(rank, suit_of(c));
+                for (int q = 0; q < N_PACKETS; ++q)
+                    if (q != p && (showing[base] >> q & 1u) && same_suit_either(base, c)) out[marry_id(p, q)] = 1;
+            }
+        }
+        out[REDEAL] = can_redeal();
+    }
+
+    void apply(int a) override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Up:
+            case Kind::Down: {
+                int c;
+                if (m.src == TURNED) {
+                    c = turned_;
+                    turn();  // the next card goes to the same position
+                } else {
+                    c = packets_[m.src].pop();
+                    fresh_[m.src] = 0;
+                    if (phase_ == DICK_FIRST) {  // the gap is refilled at once
+                        if (!stock_.empty()) packets_[m.src].push(stock_.pop());
+                        if (stock_.empty()) phase_ = PLAY;
+                    }
+                }
+                ++found_[suit_of(c) + (m.kind == Kind::Up ? 0 : 4)];
+                return;
+            }
+            case Kind::Deal:
+                if (phase_ == DICK_FIRST)
+                    deal_rest();
+                else
+                    place();
+                return;
+            case Kind::Marry: packets_[m.dst].push(packets_[m.src].pop()); return;
+            case Kind::Redeal:
+                --redeals_left_;
+                start_deal(gather());
+                return;
+        }
+    }
+
+    // ---- reading the state ----------------------------------------------------------------------
+
+    int foundation_cards() const override {
+        int n = 0;
+        for (int f : found_) n += f;
+        return n - 8;  // the eight aces and kings taken out before the deal are not counted
+    }
+
+    std::vector<std::string> extra_names() const override {
+        return {"cards_on_foundations", "redeals_left", "phase"};
+    }
+    void extra_values(std::int64_t* out) const override {
+        out[0] = foundation_cards() + 8;
+        out[1] = redeals_left_;
+        out[2] = phase_;  // an index into PHASE_NAMES
+    }
+
+    // louis.py: moving_card and the describe override for the deal and the re-deal.
+    std::string describe(int a) const override {
+        const Move m = move_of(a);
+        if (m.kind == Kind::Deal) {
+            if (phase_ == CADOGAN_DEAL && turned_ >= 0)
+                return card_name(turned_) + " turned card -> packet " + LETTERS[pos_];
+            if (phase_ == DICK_FIRST) return "deal the rest of the pack";
+            return "deal (the deal is complete)";
+        }
+        if (m.kind == Kind::Redeal) return "re-deal (" + std::to_string(redeals_left_) + " left)";
+        // up, down, marry: the source's card, blocked or not
+        int c = -1;
+        if (m.src == TURNED)
+            c = turned_;
+        else if (!packets_[m.src].empty())
+            c = packets_[m.src].back();
+        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
+    }
+
+    void observe(float* out) const override {
+        const bool cadogan = phase_ == CADOGAN_DEAL;
+        for (int p = 0; p < N_PACKETS; ++p) {
+            const auto& pile = packets_[p];
+            const int n = pile.size();
+            if (n == 0) continue;
+            float* held = out + O_CARDS + p * N_KINDS;
+            float* depth = out + O_DEPTH + p * N_KINDS;
+            float* lower = out + O_LOWER + p * N_KINDS;
+            // bottom to top, so the uppermost copy's depth is written last (louis._packet_rows)
+            for (int k = 0; k < n; ++k) {
+                const int c = pile[k];
+                if (held[c] != 0.0f) lower[c] = depth[c];  // the second copy: the first is the lower
+                held[c] += 0.5f;
+                depth[c] = depth_value(n - 1 - k);
+            }
+            out[O_TOP + p * N_KINDS + pile.back()] = 1.0f;
+            out[(cadogan && !fresh_[p] ? O_BLOCKED : O_AVAIL) + p] = 1.0f;
+        }
+        if (turned_ >= 0) out[O_TURNED + turned_] = 1.0f;
+        if (cadogan) out[O_POS + pos_] = 1.0f;
+        out[O_PHASE + phase_] = 1.0f;
+        // Computed in double and rounded once, as Python's float -> numpy float32 (for the
+        // foundations numpy divides in float32: exact division rounds the same either way).
+        for (int f = 0; f < 8; ++f) out[O_FOUND + f] = static_cast<float>(found_[f] / 13.0);
+        out[O_PACK] = static_cast<float>(stock_.size() / double(N_DEALT));
+        const int circle = std::min(std::max(circle_, 0) + 1, 8);
+        out[O_CIRCLE] = static_cast<float>(circle / 8.0);
+        out[O_REDEALS] = static_cast<float>(redeals_left_ / double(N_REDEALS));
+    }
+
+    std::string render() const override {
+        std::string s = std::string("Louis (") + (dick_ ? "Dick" : "Cadogan") + " deal)  " + PHASE_NAMES[phase_];
+        if (phase_ == CADOGAN_DEAL)
+            s += "  circle " + std::to_string(circle_ >= 0 ? circle_ + 1 : 1) + "  next position " + LETTERS[pos_];
+        s += "  pack: " + std::to_string(stock_.size()) + "  re-deals left: " + std::to_string(redeals_left_);
+        s += "\nace foundations (up)";
+        for (int su = 0; su < 4; ++su) s += " " + card_name(card_of(found_[su], su));
+        s += "   king foundations (down)";
+        for (int su = 0; su < 4; ++su) s += " " + card_name(card_of(14 - found_[4 + su], su));
+        if (turned_ >= 0) s += "\nturned: " + card_name(turned_);
+        const bool cadogan = phase_ == CADOGAN_DEAL;
+        for (int p = 0; p < N_PACKETS; ++p) {
+            const auto& pile = packets_[p];
+            s += "\n";
+            s += LETTERS[p];
+            s += ":";
+            if (pile.empty()) s += " ";  // Python joins an empty list after "a: "
+            for (int k = 0; k < pile.size(); ++k) s += " " + card_name(pile[k]);
+            if (!pile.empty() && cadogan && !fresh_[p]) s += "  (top blocked)";
+        }
+        return s;
+    }
+
+    std::vector<int> cards_in_play() const override {
+        std::vector<int> cards;
+        for (const auto& p : packets_)
+            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        for (int k = 0; k < stock_.size(); ++k) cards.push_back(stock_[k]);
+        if (turned_ >= 0) cards.push_back(turned_);
+        for (int s = 0; s < 4; ++s) {
+            for (int r = 1; r <= found_[s]; ++r) cards.push_back(card_of(r, s));
+            for (int r = 13; r > 13 - found_[4 + s]; --r) cards.push_back(card_of(r, s));
+        }
+        return cards;
+    }
+
+    std::string state_key() const override {
+        std::string key;
+        for (const auto& p : packets_) key_put(key, p);
+        key_put(key, stock_);
+        key_put(key, turned_);
+        for (int f : found_) key_put(key, f);
+        key_put(key, phase_);
+        key_put(key, circle_);
+        key_put(key, pos_);
+        for (int f : fresh_) key_put(key, f);
+        key_put(key, redeals_left_);
+        return key;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<Louis>(*this); }
+    std::size_t bytes() const override { return sizeof(*this); }
+
+private:
+    // configuration
+    bool dick_;
+    // position (louis.py STATE). A packet can hold at most the 96 dealt cards (marriages may
+    // pile a whole suit's chain on one packet), and so can the pack.
+    std::array<Stack<N_DEALT>, N_PACKETS> packets_{};
+    Stack<N_DEALT> stock_;  // the face-down pack; back() is the next card turned (stock[-1])
+    int turned_ = -1;
+    std::array<int, 8> found_{};
+    int phase_ = CADOGAN_DEAL;
+    int circle_ = -1;  // the circle now being dealt; -1 before the first placement
+    int pos_ = 0;      // where the next placed card goes
+    std::array<std::int8_t, N_PACKETS> fresh_{};  // 1: the packet's top was placed in this circle
+    int redeals_left_ = N_REDEALS;
+};
+
+}  // namespace
+
+// Options in louis.Louis.OPTIONS order: deal (0 cadogan, 1 dick).
+std::unique_ptr<Game> make_louis(const std::vector<std::int64_t>& options) {
+    require_options("Louis", options, 1);
+    const auto deal = options[0];
+    if (deal != 0 && deal != 1) throw std::invalid_argument("Louis: deal must be 0 (cadogan) or 1 (dick)");
+    return std::make_unique<Louis>(deal == 1);
+}
+
+namespace {
+[[maybe_unused]] const bool registered = register_game("Louis", make_louis);
+}  // namespace
+
+}  // namespace pg
