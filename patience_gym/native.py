@@ -26,6 +26,7 @@ import numpy as np
 
 from patience_gym.core.game import Game, IllegalMove, Move, ObsLayout, Option, Outcome, resolve_options
 from patience_gym.games import Variant
+from patience_gym.games.louis import _PHASE_NAMES as _LOUIS_PHASES
 
 __all__ = [
     "DEFAULT_ENGINE",
@@ -44,7 +45,7 @@ ENGINES = ("native", "python")
 DEFAULT_ENGINE = "python"
 
 #: Info extras that are texts: C++ reports the index into this tuple (per Python class name).
-EXTRA_TEXTS: dict[str, dict[str, tuple[str, ...]]] = {}
+EXTRA_TEXTS: dict[str, dict[str, tuple[str, ...]]] = {"Louis": {"phase": _LOUIS_PHASES}}
 
 try:  # the compiled module is optional at import time: a clear error comes on first use
     from patience_gym import _native  # type: ignore[attr-defined]
