@@ -1,0 +1,236 @@
+// Nestor: the native twin of patience_gym/games/nestor.py (docs/rules.md section 2).
+//
+// Same action table (67 ids), observation (781 floats), texts and silent choices as the Python
+// module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <cstring>
+#include <string>
+
+#include "core.hpp"
+
+namespace pg {
+namespace {
+
+constexpr int N_COLS = 8, N_ROWS = 6, N_RESERVE = 4;
+constexpr int N_PLACES = N_COLS + N_RESERVE;  // places 0-7 the columns' last cards, 8-11 the reserve
+constexpr int N_PAIRS = N_PLACES * (N_PLACES - 1) / 2;  // 66
+// Action ids (nestor.py: TABLE, _TURN).
+constexpr int TURN = N_PAIRS, N_ACTIONS = N_PAIRS + 1;
+// Observation places per card (nestor.py: PLACES, _RES_UP, _PAIRED, _HIDDEN) and the segments.
+constexpr int NP = N_PLACES + 2, RES_UP = N_COLS, PAIRED = N_PLACES, HIDDEN = N_PLACES + 1;
+constexpr int O_DEPTH = N_KINDS * NP, O_TURNED = O_DEPTH + N_KINDS, OBS_SIZE = O_TURNED + 1;
+constexpr int NONE = -1;  // Python's None: no card (an empty column, a paired-off reserve card)
+
+struct Pair {
+    int p, q;
+};
+
+// The table's pair moves, p < q ordered p-major as itertools.combinations(range(12), 2).
+struct PairTable {
+    std::array<Pair, N_PAIRS> pair_of{};                      // id -> places
+    std::array<std::array<int, N_PLACES>, N_PLACES> id_of{};  // places (p < q) -> id
+    constexpr PairTable() {
+        int a = 0;
+        for (int p = 0; p < N_PLACES; ++p)
+            for (int q = p + 1; q < N_PLACES; ++q) {
+                pair_of[a] = {p, q};
+                id_of[p][q] = a++;
+            }
+    }
+};
+constexpr PairTable PAIRS{};
+
+// nestor.py: PLACE_NAMES.
+std::string place_name(int p) {
+    return p < N_COLS ? "column " + std::to_string(p) : "reserve " + std::to_string(p - N_COLS);
+}
+
+std::string name_or_dashes(int c) { return c == NONE ? std::string("--") : card_name(c); }
+
+class Nestor final : public Game {
+public:
+    explicit Nestor(bool open_reserve) : open_reserve_(open_reserve) {}
+
+    int n_actions() const override { return N_ACTIONS; }
+    int obs_size() const override { return OBS_SIZE; }
+    int win_cards() const override { return 52; }
+
+    // nestor.rectified_deal: 8 columns of 6 with no rank twice in a column; the last 4 cards are
+    // the reserve. Python's deque is a ring buffer here: rotate(-1) moves the front card to the
+    // back, popleft takes the front.
+    void deal(const std::vector<int>& pack) override {
+        std::array<std::int8_t, N_KINDS> ring{};
+        for (int k = 0; k < N_KINDS; ++k) ring[k] = static_cast<std::int8_t>(pack[k]);
+        int head = 0, count = N_KINDS;
+        for (auto& col : cols_) col.clear();
+        for (int row = 0; row < N_ROWS; ++row) {
+            for (auto& col : cols_) {
+                std::array<bool, KING + 1> ranks{};
+                for (int k = 0; k < col.size(); ++k) ranks[rank_of(col[k])] = true;
+                // After a full turn of the pack with no fit, the front is the original next card.
+                for (int t = 0; t < count && ranks[rank_of(ring[head])]; ++t) {
+                    ring[(head + count) % N_KINDS] = ring[head];  // to the bottom of the pack
+                    head = (head + 1) % N_KINDS;
+                }
+                col.push(ring[head]);
+                head = (head + 1) % N_KINDS;
+                --count;
+            }
+        }
+        for (int k = 0; k < N_RESERVE; ++k) reserve_[k] = ring[(head + k) % N_KINDS];
+        turned_ = open_reserve_ ? N_RESERVE : 0;
+        discard_.clear();
+    }
+
+    // ---- the rules (nestor.py: card_at, _pairable, _pairs, _may_turn) --------------------------
+
+    // The available card at place p, or NONE.
+    int card_at(int p) const {
+        if (p < N_COLS) return cols_[p].empty() ? NONE : cols_[p].back();
+        const int k = p - N_COLS;
+        return k < turned_ ? reserve_[k] : NONE;
+    }
+
+    // EQUAL_RANK: two cards of one rank, any suits.
+    static bool can_pair(int a, int b) { return rank_of(a) == rank_of(b); }
+
+    bool pairable(int p, int q) const {
+        const int a = card_at(p), b = card_at(q);
+        return a != NONE && b != NONE && can_pair(a, b);
+    }
+
+    // True when some pair can be made (what _pairs() is asked for by the turn rule).
+    bool any_pair() const {
+        for (const Pair& pq : PAIRS.pair_of)
+            if (pairable(pq.p, pq.q)) return true;
+        return false;
+    }
+
+    // A reserve card is left to turn, and no pair can be made.
+    bool may_turn(bool pair_on_offer) const { return turned_ < N_RESERVE && !pair_on_offer; }
+
+    bool is_legal(int a) const override {
+        if (a == TURN) return may_turn(any_pair());
+        const Pair& pq = PAIRS.pair_of[a];
+        return pairable(pq.p, pq.q);
+    }
+
+    // The same predicates, each pair asked once and the turn rule fed from the pairs found.
+    void legal_mask(std::uint8_t* out) const override {
+        bool found = false;
+        for (int a = 0; a < N_PAIRS; ++a) {
+            out[a] = pairable(PAIRS.pair_of[a].p, PAIRS.pair_of[a].q) ? 1 : 0;
+            found = found || out[a];
+        }
+        out[TURN] = may_turn(found) ? 1 : 0;
+    }
+
+    void apply(int a) override {
+        if (a == TURN) {
+            ++turned_;
+            return;
+        }
+        for (const int place : {PAIRS.pair_of[a].p, PAIRS.pair_of[a].q}) {
+            if (place < N_COLS) {
+                discard_.push(cols_[place].pop());
+            } else {
+                discard_.push(reserve_[place - N_COLS]);
+                reserve_[place - N_COLS] = NONE;
+            }
+        }
+    }
+
+    // ---- reading the state --------------------------------------------------------------------
+
+    int foundation_cards() const override { return discard_.size(); }
+
+    std::string describe(int a) const override {
+        if (a == TURN) return "turn up reserve";
+        const Pair& pq = PAIRS.pair_of[a];
+        return "pair " + name_or_dashes(card_at(pq.p)) + " (" + place_name(pq.p) + ") + " +
+               name_or_dashes(card_at(pq.q)) + " (" + place_name(pq.q) + ")";
+    }
+
+    void observe(float* out) const override {
+        for (int i = 0; i < N_COLS; ++i) {
+            const auto& col = cols_[i];
+            const int n = col.size();
+            for (int k = 0; k < n; ++k) {
+                out[col[k] * NP + i] = 1.0f;
+                out[O_DEPTH + col[k]] = static_cast<float>((n - 1 - k) / 5.0);  // nestor._DEPTHS
+            }
+        }
+        for (int k = 0; k < N_RESERVE; ++k) {
+            const int c = reserve_[k];
+            if (c != NONE) out[c * NP + (k < turned_ ? RES_UP + k : HIDDEN)] = 1.0f;
+        }
+        for (int k = 0; k < discard_.size(); ++k) out[discard_[k] * NP + PAIRED] = 1.0f;
+        out[O_TURNED] = static_cast<float>(turned_ / static_cast<double>(N_RESERVE));
+    }
+
+    std::string render() const override {
+        std::string s = std::string("Nestor  reserve ") + (open_reserve_ ? "open" : "strict") +
+                        "  paired: " + std::to_string(discard_.size());
+        int rows = 0;
+        for (const auto& col : cols_) rows = col.size() > rows ? col.size() : rows;
+        for (int r = 0; r < rows; ++r) {
+            s += "\n";
+            for (int i = 0; i < N_COLS; ++i) {
+                if (i) s += " ";
+                s += r < cols_[i].size() ? card_name(cols_[i][r]) : std::string("  ");
+            }
+        }
+        s += "\nreserve:";
+        for (int k = 0; k < N_RESERVE; ++k) {
+            const int c = reserve_[k];
+            s += " " + (c == NONE ? std::string("  ") : k < turned_ ? card_name(c) : std::string("##"));
+        }
+        return s;
+    }
+
+    std::vector<int> cards_in_play() const override {
+        std::vector<int> cards;
+        for (const auto& col : cols_)
+            for (int k = 0; k < col.size(); ++k) cards.push_back(col[k]);
+        for (int c : reserve_)
+            if (c != NONE) cards.push_back(c);
+        for (int k = 0; k < discard_.size(); ++k) cards.push_back(discard_[k]);
+        return cards;
+    }
+
+    std::string state_key() const override {
+        std::string key;
+        for (const auto& col : cols_) key_put(key, col);
+        for (int c : reserve_) key_put(key, c);
+        key_put(key, turned_);
+        key_put(key, discard_);
+        return key;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<Nestor>(*this); }
+    std::size_t bytes() const override { return sizeof(*this); }
+
+private:
+    // configuration
+    bool open_reserve_;
+    // position (nestor.py STATE)
+    std::array<Stack<N_ROWS>, N_COLS> cols_{};  // dealt 6 deep, cards only ever leave
+    std::array<int, N_RESERVE> reserve_{};      // NONE once paired off
+    int turned_ = 0;
+    Stack<N_KINDS> discard_;  // cards paired off, in the order they went
+};
+
+}  // namespace
+
+// Options in nestor.Nestor.OPTIONS order: reserve (0 "strict", 1 "open").
+std::unique_ptr<Game> make_nestor(const std::vector<std::int64_t>& options) {
+    require_options("Nestor", options, 1);
+    if (options[0] != 0 && options[0] != 1)
+        throw std::invalid_argument("Nestor: reserve must be 0 (strict) or 1 (open)");
+    return std::make_unique<Nestor>(options[0] == 1);
+}
+
+namespace {
+[[maybe_unused]] const bool registered = register_game("Nestor", make_nestor);
+}  // namespace
+
+}  // namespace pg
