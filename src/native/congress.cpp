@@ -1,0 +1,333 @@
+// The Congress: the native twin of patience_gym/games/congress.py (docs/rules.md section 7).
+//
+// Same action table (138 ids), observation (1892 floats), texts and silent choices as the Python
+// module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <cstring>
+#include <string>
+
+#include "core.hpp"
+
+namespace pg {
+namespace {
+
+constexpr int N_COLS = 8, N_HELPS = 8, N_HELPS_EARLY = 4, N_FOUND = 8;
+constexpr int N_PACK = 104 - N_FOUND - N_HELPS_EARLY - N_COLS;  // 84
+constexpr int MAX_ROWS = 12;  // 1 + ceil(84 / 8): at most 12 rows are ever dealt
+constexpr int MAX_HELP = 12;  // a K down to a 2 (the aces are on the foundations from the start)
+// Action ids (congress.py: TABLE, _RIVER_F, _HELP_F, _REFILL, _DEAL).
+constexpr int RIVER_F = 0, HELP_F = 8, RIVER_H0 = 16, REFILL = 80, DEAL = 81, HELP_H0 = 82, N_ACTIONS = 138;
+// Observation places per card (congress.py: PLACES) and the segments in layout order.
+constexpr int NP = N_COLS + N_HELPS + 2, P_HELP = N_COLS, P_FOUNDATION = N_COLS + N_HELPS, P_PACK = P_FOUNDATION + 1;
+constexpr int O_LAST = N_KINDS * NP, O_TOP = O_LAST + N_COLS * N_KINDS, O_GRID = O_TOP + N_HELPS * N_KINDS;
+constexpr int O_LEN = O_GRID + MAX_ROWS * N_COLS, O_SIZE = O_LEN + N_COLS, O_FOUND = O_SIZE + N_HELPS;
+constexpr int O_PACK = O_FOUND + N_FOUND, O_ROWS = O_PACK + 1, O_GAPS = O_ROWS + 1, O_EXHAUSTED = O_GAPS + 1;
+constexpr int OBS_SIZE = O_EXHAUSTED + 1;
+
+enum class Kind { RiverF, HelpF, RiverH, Refill, Deal, HelpH };
+struct Move {
+    Kind kind;
+    int src, dst;
+};
+
+// The table: river -> help c-major, help -> help h-major with k != h (itertools.permutations).
+constexpr Move move_of(int a) {
+    if (a < HELP_F) return {Kind::RiverF, a - RIVER_F, -1};
+    if (a < RIVER_H0) return {Kind::HelpF, a - HELP_F, -1};
+    if (a < REFILL) return {Kind::RiverH, (a - RIVER_H0) / N_HELPS, (a - RIVER_H0) % N_HELPS};
+    if (a == REFILL) return {Kind::Refill, -1, -1};
+    if (a == DEAL) return {Kind::Deal, -1, -1};
+    const int k = a - HELP_H0, h = k / (N_HELPS - 1), r = k % (N_HELPS - 1);
+    return {Kind::HelpH, h, r < h ? r : r + 1};
+}
+
+// The action id of "help h -> help k" (h != k).
+constexpr int help_to_help(int h, int k) { return HELP_H0 + (N_HELPS - 1) * h + (k < h ? k : k - 1); }
+
+std::string move_text(const Move& m) {
+    const std::string s = std::to_string(m.src), d = std::to_string(m.dst);
+    switch (m.kind) {
+        case Kind::RiverF: return "river " + s + " -> foundation";
+        case Kind::HelpF: return "help " + s + " -> foundation";
+        case Kind::RiverH: return "river " + s + " -> help " + d;
+        case Kind::Refill: return "refill gaps from the pack";
+        case Kind::Deal: return "deal the next row";
+        case Kind::HelpH: return "help " + s + " -> help " + d;
+    }
+    return "";
+}
+
+// SAME_SUIT_DOWN (the marriage rule): c is of top's suit and one rank lower.
+constexpr bool marry(int top, int c) { return suit_of(c) == suit_of(top) && rank_of(c) == rank_of(top) - 1; }
+
+class Congress final : public Game {
+public:
+    int n_actions() const override { return N_ACTIONS; }
+    int obs_size() const override { return OBS_SIZE; }
+    int win_cards() const override { return 96; }
+    int n_packs() const override { return 2; }
+
+    // ---- dealing ------------------------------------------------------------------------------
+
+    void deal(const std::vector<int>& pack) override {
+        // take_out(rest, ACES): the first copy of each ace, twice over, so every ace leaves the
+        // pack; the other cards are dealt in their order.
+        std::array<std::int8_t, 104> rest{};
+        int n = 0;
+        for (int c : pack)
+            if (rank_of(c) != ACE) rest[n++] = static_cast<std::int8_t>(c);
+        found_.fill(ACE);  // the eight aces set out, C D H S C D H S
+        for (int h = 0; h < N_HELPS; ++h) {
+            helps_[h].clear();
+            if (h < N_HELPS_EARLY) helps_[h].push(rest[h]);
+        }
+        for (int c = 0; c < N_COLS; ++c) {
+            rivers_[c].clear();
+            rivers_[c].push(rest[N_HELPS_EARLY + c]);
+        }
+        rows_ = 1;
+        pack_.clear();
+        for (int k = n - 1; k >= N_HELPS_EARLY + N_COLS; --k) pack_.push(rest[k]);  // back() is the next card
+    }
+
+    // ---- the rules (congress.py: _foundation_for, _help_takes_from_*, _may_refill, _may_deal) --
+
+    // The leftmost foundation that accepts c (pile f holds suit f % 4 from the deal), or -1.
+    int foundation_for(int c) const {
+        for (const int f : {suit_of(c), suit_of(c) + 4})
+            if (found_[f] == rank_of(c) - 1) return f;
+        return -1;
+    }
+
+    // Help h takes river card x now: married onto its top, or, once the pack is exhausted, any
+    // card starting it.
+    bool help_takes_from_rivers(int h, int x) const {
+        const auto& help = helps_[h];
+        if (!help.empty()) return marry(help.back(), x);
+        return pack_.empty();
+    }
+
+    // Help h takes help top card x now: married onto its top; an empty help is started from the
+    // rivers only.
+    bool help_takes_from_helps(int h, int x) const {
+        const auto& help = helps_[h];
+        return !help.empty() && marry(help.back(), x);
+    }
+
+    bool has_gap() const {
+        for (const auto& col : rivers_)
+            if (col.size() < rows_) return true;
+        for (int h = 0; h < N_HELPS_EARLY; ++h)
+            if (helps_[h].empty()) return true;
+        return false;
+    }
+
+    bool may_refill() const { return !pack_.empty() && has_gap(); }
+    bool may_deal() const { return !pack_.empty(); }
+
+    static int top_card(const Stack<MAX_ROWS>& pile) { return pile.empty() ? -1 : pile.back(); }
+
+    bool is_legal(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::RiverF: {
+                const int x = top_card(rivers_[m.src]);
+                return x >= 0 && foundation_for(x) >= 0;
+            }
+            case Kind::HelpF: {
+                const int x = top_card(helps_[m.src]);
+                return x >= 0 && foundation_for(x) >= 0;
+            }
+            case Kind::RiverH: {
+                const int x = top_card(rivers_[m.src]);
+                return x >= 0 && help_takes_from_rivers(m.dst, x);
+            }
+            case Kind::HelpH: {
+                const int x = top_card(helps_[m.src]);
+                return x >= 0 && help_takes_from_helps(m.dst, x);
+            }
+            case Kind::Refill: return may_refill();
+            case Kind::Deal: return may_deal();
+        }
+        return false;
+    }
+
+    // The rules of is_legal, computed place by place instead of id by id.
+    void legal_mask(std::uint8_t* out) const override {
+        std::memset(out, 0, N_ACTIONS);
+        for (int c = 0; c < N_COLS; ++c) {
+            const int x = top_card(rivers_[c]);
+            if (x < 0) continue;
+            out[RIVER_F + c] = foundation_for(x) >= 0;
+            for (int h = 0; h < N_HELPS; ++h) out[RIVER_H0 + N_HELPS * c + h] = help_takes_from_rivers(h, x);
+        }
+        for (int h = 0; h < N_HELPS; ++h) {
+            const int x = top_card(helps_[h]);
+            if (x < 0) continue;
+            out[HELP_F + h] = foundation_for(x) >= 0;
+            for (int k = 0; k < N_HELPS; ++k)
+                if (k != h) out[help_to_help(h, k)] = help_takes_from_helps(k, x);
+        }
+        out[REFILL] = may_refill();
+        out[DEAL] = may_deal();
+    }
+
+    // River gaps from the uppermost row down, left to right; then help gaps 0-3.
+    void refill() {
+        for (int r = 0; r < rows_; ++r)
+            for (auto& col : rivers_)
+                if (col.size() == r && !pack_.empty()) col.push(pack_.pop());  // gaps lie below a column's cards
+        for (int h = 0; h < N_HELPS_EARLY; ++h)
+            if (helps_[h].empty() && !pack_.empty()) helps_[h].push(pack_.pop());
+    }
+
+    // Up to 8 cards, one per river column left to right (the last row may be short).
+    void deal_row() {
+        if (pack_.empty()) return;
+        for (auto& col : rivers_)
+            if (!pack_.empty()) col.push(pack_.pop());
+        ++rows_;
+    }
+
+    void to_foundation(int c) { ++found_[foundation_for(c)]; }
+
+    void apply(int a) override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::RiverF: to_foundation(rivers_[m.src].pop()); return;
+            case Kind::HelpF: to_foundation(helps_[m.src].pop()); return;
+            case Kind::RiverH: helps_[m.dst].push(rivers_[m.src].pop()); return;
+            case Kind::HelpH: helps_[m.dst].push(helps_[m.src].pop()); return;
+            case Kind::Refill: refill(); return;
+            case Kind::Deal:
+                refill();
+                deal_row();
+                return;
+        }
+    }
+
+    // ---- reading the state --------------------------------------------------------------------
+
+    // The eight aces set out before the deal are not counted.
+    int foundation_cards() const override {
+        int n = 0;
+        for (int f : found_) n += f;
+        return n - N_FOUND;
+    }
+
+    // Foundation f's top card: its suit is f % 4 and it holds ace .. found_[f].
+    static int foundation_top(int f, int rank) { return card_of(rank, f % 4); }
+
+    // congress.py: moving_card and the describe override for starting a help.
+    std::string describe(int a) const override {
+        const Move m = move_of(a);
+        int c = -1;
+        switch (m.kind) {
+            case Kind::RiverF:
+            case Kind::RiverH: c = top_card(rivers_[m.src]); break;
+            case Kind::HelpF:
+            case Kind::HelpH: c = top_card(helps_[m.src]); break;
+            case Kind::Refill:
+            case Kind::Deal: break;
+        }
+        if (m.kind == Kind::RiverH && helps_[m.dst].empty())
+            return (c >= 0 ? card_name(c) : std::string("--")) + " river " + std::to_string(m.src) +
+                   " -> empty help " + std::to_string(m.dst);
+        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
+    }
+
+    void observe(float* out) const override {
+        // card_place holds copies / 2: 0.5 per copy, as Python's np.add.at of float32(0.5).
+        for (int c = 0; c < N_COLS; ++c) {
+            const auto& col = rivers_[c];
+            for (int k = 0; k < col.size(); ++k) {
+                out[col[k] * NP + c] += 0.5f;
+                out[O_GRID + c + N_COLS * k] = static_cast<float>((col[k] + 1) / 52.0);
+            }
+            if (!col.empty()) out[O_LAST + N_KINDS * c + col.back()] = 1.0f;
+            out[O_LEN + c] = static_cast<float>(col.size() / static_cast<double>(MAX_ROWS));
+        }
+        for (int h = 0; h < N_HELPS; ++h) {
+            const auto& help = helps_[h];
+            for (int k = 0; k < help.size(); ++k) out[help[k] * NP + P_HELP + h] += 0.5f;
+            if (!help.empty()) out[O_TOP + N_KINDS * h + help.back()] = 1.0f;
+            out[O_SIZE + h] = static_cast<float>(help.size() / static_cast<double>(MAX_HELP));
+        }
+        for (int f = 0; f < N_FOUND; ++f) {
+            for (int r = ACE; r <= found_[f]; ++r) out[foundation_top(f, r) * NP + P_FOUNDATION] += 0.5f;
+            out[O_FOUND + f] = static_cast<float>(found_[f] / 13.0);
+        }
+        for (int k = 0; k < pack_.size(); ++k) out[pack_[k] * NP + P_PACK] += 0.5f;
+        out[O_PACK] = static_cast<float>(pack_.size() / static_cast<double>(N_PACK));
+        out[O_ROWS] = static_cast<float>(rows_ / static_cast<double>(MAX_ROWS));
+        out[O_GAPS] = may_refill() ? 1.0f : 0.0f;
+        out[O_EXHAUSTED] = pack_.empty() ? 1.0f : 0.0f;
+    }
+
+    std::string render() const override {
+        std::string s = "The Congress  on foundations: " + std::to_string(foundation_cards()) +
+                        "/96   pack: " + std::to_string(pack_.size()) + " cards\nfoundations:";
+        for (int f = 0; f < N_FOUND; ++f) s += " " + card_name(foundation_top(f, found_[f]));
+        s += "\nhelps: ";
+        for (int h = 0; h < N_HELPS; ++h) {
+            const auto& help = helps_[h];
+            s += (h ? "  " : "") + std::to_string(h) + ":";
+            if (help.empty()) s += "--";
+            for (int k = 0; k < help.size(); ++k) s += (k ? " " : "") + card_name(help[k]);
+        }
+        s += "\nrivers:";
+        int rows = rows_;
+        for (const auto& col : rivers_) rows = col.size() > rows ? col.size() : rows;
+        for (int r = 0; r < rows; ++r) {
+            s += "\n ";
+            for (const auto& col : rivers_) s += " " + (r < col.size() ? card_name(col[r]) : std::string(".."));
+        }
+        return s;
+    }
+
+    std::vector<int> cards_in_play() const override {
+        std::vector<int> cards;
+        for (const auto& col : rivers_)
+            for (int k = 0; k < col.size(); ++k) cards.push_back(col[k]);
+        for (const auto& help : helps_)
+            for (int k = 0; k < help.size(); ++k) cards.push_back(help[k]);
+        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);  // Python's pack list order
+        for (int f = 0; f < N_FOUND; ++f)
+            for (int r = ACE; r <= found_[f]; ++r) cards.push_back(foundation_top(f, r));
+        return cards;
+    }
+
+    std::string state_key() const override {
+        std::string key;
+        for (const auto& col : rivers_) key_put(key, col);
+        for (const auto& help : helps_) key_put(key, help);
+        key_put(key, pack_);
+        for (int f : found_) key_put(key, f);
+        key_put(key, rows_);
+        return key;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<Congress>(*this); }
+    std::size_t bytes() const override { return sizeof(*this); }
+
+private:
+    // position (congress.py STATE)
+    std::array<Stack<MAX_ROWS>, N_COLS> rivers_{};  // a column never holds more cards than rows dealt
+    std::array<Stack<MAX_HELP>, N_HELPS> helps_{};
+    Stack<N_PACK> pack_;                           // back() is the next card (Python's pack[-1])
+    std::array<int, N_FOUND> found_{};             // top rank of each foundation, ace = 1 from the start
+    int rows_ = 1;
+};
+
+}  // namespace
+
+// The Congress has no options.
+std::unique_ptr<Game> make_congress(const std::vector<std::int64_t>& options) {
+    require_options("Congress", options, 0);
+    return std::make_unique<Congress>();
+}
+
+namespace {
+[[maybe_unused]] const bool registered = register_game("Congress", make_congress);
+}  // namespace
+
+}  // namespace pg
