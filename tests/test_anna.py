@@ -24,7 +24,7 @@ import patience_gym  # noqa: F401
 from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move
-from patience_gym.games.anna import TABLE, Anna, Kind
+from patience_gym.games.anna import PLACES, TABLE, Anna, Kind
 from patience_gym.testing import (
     act,
     action_id,
@@ -226,10 +226,35 @@ def test_observation_segments() -> None:
     h5, h6, jc = parse_card("5H"), parse_card("6H"), parse_card("JC")
     assert place[h5, 0, 0] == 1 and depth[h5, 0] == pytest.approx(1 / 12)
     assert place[h6, 0, 0] == 1 and depth[h6, 0] == 0
-    assert place[jc, 0, 8] == 1 and place[jc, 1, 8] == 1, "both clubs knaves are up"
-    assert place[h6, 1, 11] == 1, "the other 6H is in the pack"
+    found, pack = PLACES.index("foundation"), PLACES.index("pack (face down)")
+    assert place[jc, 0, found] == 1 and place[jc, 1, found] == 1, "both clubs knaves are up"
+    assert place[h6, 1, pack] == 1, "the other 6H is in the pack"
     assert g.layout.view(obs, "foundation")[:3].tolist() == pytest.approx([1 / 12, 1 / 12, 0])
     assert g.layout.view(obs, "pack_size")[0] == pytest.approx(93 / 104)
+
+
+def places(g: Anna, *cards: str) -> list[str]:
+    """The observation's place of each named card's first copy."""
+    grid = g.layout.view(g.observation(), "card_place")
+    return [PLACES[int(np.argmax(grid[parse_card(c), 0]))] for c in cards]
+
+
+def test_the_talons_top_three_cards_are_in_the_observation_in_order() -> None:
+    # The render shows the talon's top three cards in order; so must the observation. Two deals
+    # that differ only in the order of the first two cards turned look different once turned.
+    a, b = game_for("2D 3D 4D 6H"), game_for("3D 2D 4D 6H")
+    assert np.array_equal(a.observation(), b.observation()), "still in the pack: hidden"
+    for g in (a, b):
+        for _ in range(3):
+            act(g, "pack -> talon")
+    assert "talon (3): 2D 3D 4D" in a.render() and "talon (3): 3D 2D 4D" in b.render()
+    assert not np.array_equal(a.observation(), b.observation())
+    fan = ["talon top", "talon second from top", "talon third from top"]
+    assert places(a, "4D", "3D", "2D") == fan
+    act(a, "pack -> talon")  # 6H on top: 2D goes below the top three
+    assert places(a, "6H", "4D", "3D", "2D") == [*fan, "talon below the top three (seen)"]
+    act(a, "6H talon -> help 0")  # and comes back into the fan when the top card leaves
+    assert places(a, "4D", "3D", "2D") == fan
 
 
 def test_a_fixed_deal_and_move_list_win() -> None:

@@ -29,11 +29,13 @@ Foundations 2s and 2s+1 are suit s's (C D H S), the first knave up taking 2s. A 
 first of its suit's two that it fits; when both fit they hold the same cards: no real choice.
 
 Observation (``layout.describe()`` lists the segments): ``card_place`` gives each of a card's two
-copies a one-hot place (help 0-7, foundation, talon top, talon below the top, the face-down pack),
-the copies taking the slots in the order helps (help 0 first, bottom card first), foundations,
-talon, pack; ``depth`` the cards lying on a help copy; then the foundations' sizes, the pack and
-talon sizes, re-deals left and the ``refill`` option. The talon below its top is one place (its
-order is not observed); the pack's cards are only the complement of the rest, never their order.
+copies a one-hot place (help 0-7, foundation, talon top, second and third from the top, talon
+below those three, the face-down pack), the copies taking the slots in the order helps (help 0
+first, bottom card first), foundations, talon (bottom first), pack; ``depth`` the cards lying on a
+help copy; then the foundations' sizes, the pack and talon sizes, re-deals left and the ``refill``
+option. The talon's top three cards each have a place, as the render shows them in order; the
+talon below them is one place (seen when turned, its order is not observed); the pack's cards are
+only the complement of the rest, never their order.
 
 Choices where docs/rules.md is silent or needs reading (documented, tested):
 
@@ -125,10 +127,20 @@ _MARRIAGES_FROM = tuple(
 # ---- the observation ----------------------------------------------------------------------------
 
 #: The places of ``card_place``, one-hot per card copy (copies kept apart: each has its ``depth``).
-_PLACES = [f"help {i}" for i in range(N_HELPS)] + ["foundation", "talon top", "talon below the top (seen)"]
-_PLACES.append("pack (face down)")
-_P_FOUND, _P_TTOP, _P_TALON, _P_PACK = 8, 9, 10, 11
-_NP = len(_PLACES)
+#: The talon's top three cards are shown in order (see render), so each has a place of its own;
+#: the cards below them were seen when turned, their order is not observed.
+PLACES: tuple[str, ...] = (
+    *(f"help {i}" for i in range(N_HELPS)),
+    "foundation",
+    "talon top",
+    "talon second from top",
+    "talon third from top",
+    "talon below the top three (seen)",
+    "pack (face down)",
+)
+_P_FOUND, _P_TTOP, _P_TALON, _P_PACK = 8, 9, 12, 13
+_FAN = 3  # talon cards with a place each: top, second, third (_P_TTOP + 0, 1, 2)
+_NP = len(PLACES)
 #: Where card c's first and second copy are marked "in the pack", within ``card_place``.
 _PACK_COPY0 = np.arange(N_KINDS) * 2 * _NP + _P_PACK
 _PACK_COPY1 = _PACK_COPY0 + _NP
@@ -155,7 +167,7 @@ class Anna(Game[Kind]):
     STATE = ("helps", "pack", "talon", "foundations", "redeals")
     LAYOUT = ObsLayout(
         [
-            ("card_place", (N_KINDS, 2, _NP), "one-hot per card copy: " + "; ".join(_PLACES)),
+            ("card_place", (N_KINDS, 2, _NP), "one-hot per card copy: " + "; ".join(PLACES)),
             ("depth", (N_KINDS, 2), "for a help copy: cards lying on it / 12 (0: available top)"),
             ("foundation", (N_FOUNDATIONS,), "cards on each foundation / 12 (2s, 2s+1: suit s)"),
             ("pack_size", (1,), "cards in the pack / 104"),
@@ -364,9 +376,11 @@ class Anna(Game[Kind]):
                 hot.append((2 * c + seen[c]) * _NP + _P_FOUND)
                 seen[c] += 1
         talon = self.talon
-        last = len(talon) - 1
+        top = len(talon) - 1
         for k, c in enumerate(talon):
-            hot.append((2 * c + seen[c]) * _NP + (_P_TTOP if k == last else _P_TALON))
+            # the top three each have a place (talon[-1] at "talon top"); the cards below share one
+            above = top - k
+            hot.append((2 * c + seen[c]) * _NP + (_P_TTOP + above if above < _FAN else _P_TALON))
             seen[c] += 1
         # The rest is in the pack: the complement of the above, in no order.
         left = np.array(seen)
