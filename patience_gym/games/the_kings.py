@@ -248,7 +248,7 @@ class TheKings(Game[Kind]):
         return set().union(*(_PILE_TAKES[f][pile[-1]] for f, pile in enumerate(self.foundations)))
 
     def _ranks_into(self, dst: list[int], several: bool) -> Sequence[int]:
-        """The ranks of outermost card that may go to row ``dst`` from another row, which holds
+        """The ranks of the outermost cards that may go to row ``dst`` from another row holding
         ``several`` cards (more than one) or one.
 
         A lane takes any rank, except from a row's only card: that move would only swap two rows'
