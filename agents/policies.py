@@ -11,6 +11,7 @@ from typing import Protocol
 import numpy as np
 
 from agents.heuristics import heuristic_for
+from patience_gym.native import reference
 from patience_gym.env import PatienceEnv
 
 
@@ -57,7 +58,7 @@ class GreedyPolicy:
         self.visits = {}
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
-        game = env.game
+        game = reference(env.game)  # the Python twin on the native engine: clones are cheap there
         heuristic = heuristic_for(type(game))
         visits = self.visits
         key = env.state_key()  # the position now; trial positions are keyed on their clones

@@ -229,9 +229,6 @@ class NativeGame(Game[Any]):
         self._mirrored = len(self._history)
         return self._mirror
 
-    def heuristic(self) -> float:
-        return self.reference().heuristic()
-
 
 _CLASSES: dict[type[Game[Any]], type[NativeGame]] = {}
 

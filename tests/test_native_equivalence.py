@@ -82,8 +82,8 @@ def require_native(variant: Variant) -> None:
         pytest.fail("the native engine is not built (pip install -e . with a C++17 compiler and CMake)")
     if variant.game.__name__ not in native_games():
         pytest.skip(
-            f"{variant.game.__name__} has no native port yet: add src/native/<game>.cpp and its line in "
-            "src/native/registry.cpp (src/native/PORTING.md)"
+            f"{variant.game.__name__} has no native port yet: add src/native/<game>.cpp, which "
+            "registers itself (src/native/PORTING.md)"
         )
 
 
