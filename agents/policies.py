@@ -11,8 +11,8 @@ from typing import Protocol
 import numpy as np
 
 from agents.heuristics import heuristic_for
-from patience_gym.native import reference
 from patience_gym.env import PatienceEnv
+from patience_gym.native import reference
 
 
 class Policy(Protocol):
