@@ -103,13 +103,32 @@ def make_env(
 
 
 def make_train_env(cfg: TrainConfig, *, first_deal: int) -> VecEnv:
-    """``n_envs`` training envs; env ``rank`` deals ``first_deal + rank``, then every ``n_envs``-th."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    """``n_envs`` training envs; env ``rank`` deals ``first_deal + rank``, then every ``n_envs``-th.
+
+    ``vec_env: native`` steps all of them in one native call (:mod:`patience_gym.vector`); there
+    sub-env ``rank`` is seeded ``first_deal + rank`` once and draws its later deals from that seed.
+    """
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if cfg.vec_env == "native":
+        from patience_gym.games import get_variant
+        from patience_gym.vector import PatienceSB3VecEnv
+
+        native = PatienceSB3VecEnv(
+            get_variant(cfg.env).env_id, n_envs=cfg.n_envs, reward=cfg.reward, **cfg.env_kwargs
+        )
+        native.seed(first_deal)
+        return VecMonitor(native)
 
     fns: list[Callable[[], gym.Env[Any, Any]]] = [
         partial(
-            make_env, cfg.env, cfg.env_kwargs, reward=cfg.reward, first=first_deal + rank,
-            stride=cfg.n_envs, revisit_penalty=cfg.revisit_penalty,
+            make_env,
+            cfg.env,
+            cfg.env_kwargs,
+            reward=cfg.reward,
+            first=first_deal + rank,
+            stride=cfg.n_envs,
+            revisit_penalty=cfg.revisit_penalty,
         )
         for rank in range(cfg.n_envs)
     ]
@@ -120,9 +139,15 @@ def make_eval_env(cfg: TrainConfig) -> VecEnv:
     """The periodic evaluation's env: the same ``eval_episodes`` deals each time, never shaped."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    return DummyVecEnv([
-        partial(
-            make_env, cfg.env, cfg.env_kwargs, reward=cfg.reward, first=cfg.eval_deal_seed,
-            cycle=cfg.eval_episodes,
-        )
-    ])
+    return DummyVecEnv(
+        [
+            partial(
+                make_env,
+                cfg.env,
+                cfg.env_kwargs,
+                reward=cfg.reward,
+                first=cfg.eval_deal_seed,
+                cycle=cfg.eval_episodes,
+            )
+        ]
+    )

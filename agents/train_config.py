@@ -65,7 +65,7 @@ class TrainConfig:
     a card between two piles until the step limit). The periodic evaluation is never shaped."""
     n_envs: int = 8
     """Parallel environments feeding each rollout."""
-    vec_env: Literal["dummy", "subproc"] = "dummy"
+    vec_env: Literal["dummy", "subproc", "native"] = "dummy"
     """``dummy`` steps the envs in this process (best for these fast envs); ``subproc`` uses one
     process per env."""
     seed: int = 0
@@ -128,8 +128,15 @@ def check_env_options(env: str, env_kwargs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_counts(cfg: TrainConfig) -> None:
-    minimum = {"total_timesteps": 1, "n_envs": 1, "eval_episodes": 1, "eval_freq": 0,
-               "checkpoint_freq": 0, "seed": 0, "verbose": 0}
+    minimum = {
+        "total_timesteps": 1,
+        "n_envs": 1,
+        "eval_episodes": 1,
+        "eval_freq": 0,
+        "checkpoint_freq": 0,
+        "seed": 0,
+        "verbose": 0,
+    }
     for key, low in minimum.items():
         value = getattr(cfg, key)
         if value < low:
@@ -137,6 +144,11 @@ def _check_counts(cfg: TrainConfig) -> None:
             raise ConfigError(f"key {key!r} must be >= {low}{extra}, got {value}")
     if cfg.revisit_penalty < 0:
         raise ConfigError(f"key 'revisit_penalty' must be >= 0, got {cfg.revisit_penalty}")
+    if cfg.vec_env == "native" and cfg.revisit_penalty:
+        raise ConfigError(
+            "keys 'vec_env' and 'revisit_penalty': the native batch steps every game in C++, where the "
+            "revisit shaping (a Python wrapper) cannot run; use vec_env: dummy or revisit_penalty: 0"
+        )
     if cfg.torch_threads is not None and cfg.torch_threads < 1:
         raise ConfigError(f"key 'torch_threads' must be >= 1 or null, got {cfg.torch_threads}")
 

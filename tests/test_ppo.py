@@ -121,7 +121,7 @@ def test_cli_train_with_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[
 BAD = [
     (["n_env=4"], "unknown key 'n_env' (did you mean 'n_envs'?); allowed keys: env,"),
     (["n_envs=four"], "key 'n_envs' must be int, got 'four'"),
-    (["vec_env=threads"], "key 'vec_env' must be one of 'dummy', 'subproc'"),
+    (["vec_env=threads"], "key 'vec_env' must be one of 'dummy', 'subproc', 'native'"),
     (["ppo.n_step=128"], "key 'ppo.n_step' is not a MaskablePPO argument (did you mean 'n_steps'?);"),
     (["ppo.ent_coef=high"], "key 'ppo.ent_coef' must be float, got 'high'"),
     (["ppo.learning_rate=cos_1e-3"], "key 'ppo.learning_rate' must be a number or 'lin_<number>'"),
@@ -304,3 +304,21 @@ def test_ctrl_c_in_patience_gym_train_exits_with_one_line(tmp_path: Path) -> Non
     saved = Path(err.split("model saved to ")[1].split(";")[0])
     assert saved.parent == tmp_path / "checkpoints" and saved.is_file()
     assert err.rstrip().endswith(f"resume with --set resume={saved}")
+
+
+def test_vec_env_native_trains_from_the_batched_engine(tmp_path: Path) -> None:
+    """``vec_env: native``: MaskablePPO collects its rollouts from the one-call batched engine."""
+    from patience_gym.native import native_games
+
+    if "Nestor" not in native_games():  # the tiny config plays Nestor
+        pytest.skip("the native engine is not built")
+    out = train(load_config(TINY, [*QUICK, "vec_env=native", "n_envs=4", f"output_dir={tmp_path / 'n'}"]))
+    model = out / "final_model.zip"
+    assert model.is_file()
+    result = evaluate("Nestor-v0", f"ppo:{model}", episodes=2, seed=0)
+    assert result.games == 2 and all(e.length > 0 for e in result.episodes)
+
+
+def test_vec_env_native_refuses_revisit_shaping() -> None:
+    with pytest.raises(ConfigError, match="vec_env"):
+        load_config(TINY, ["vec_env=native", "revisit_penalty=0.01"])
