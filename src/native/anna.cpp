@@ -1,0 +1,369 @@
+// Anna: the native twin of patience_gym/games/anna.py (docs/rules.md section 5). Two packs.
+//
+// Same action table (75 ids), observation (1572 floats), texts and silent choices as the Python
+// module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <cstring>
+#include <string>
+
+#include "core.hpp"
+
+namespace pg {
+namespace {
+
+constexpr int N_HELPS = 8, N_FOUNDATIONS = 8, N_REDEALS = 2, N_CARDS = 2 * N_KINDS;
+constexpr int KNAVE = 11, QUEEN = 12;
+constexpr int FULL = 12;  // a full foundation: J down to A, then K (the queen never goes up)
+constexpr int WIN_CARDS = 96;
+
+// Action ids (anna.py: _TURN, _REDEAL, _TALON_F, _HELP_F0, _TALON_H0, then help -> help i-major).
+constexpr int TURN = 0, REDEAL = 1, TALON_F = 2, HELP_F0 = 3, TALON_H0 = HELP_F0 + N_HELPS;
+constexpr int HELP_H0 = TALON_H0 + N_HELPS, N_ACTIONS = HELP_H0 + N_HELPS * (N_HELPS - 1);
+
+// Observation places per card copy (anna.py: PLACES): help 0-7, then these; the talon's top three
+// each have a place (TALON_TOP + 0, 1, 2), the cards below them share one.
+constexpr int P_FOUND = 8, P_TTOP = 9, P_TALON = 12, P_PACK = 13, NP = 14, FAN = 3;
+// Offsets in anna.Anna.LAYOUT order.
+constexpr int O_PLACE = 0;                           // card_place (52, 2, 14)
+constexpr int O_DEPTH = O_PLACE + N_KINDS * 2 * NP;  // depth (52, 2)
+constexpr int O_FOUND = O_DEPTH + N_KINDS * 2;       // foundation (8,)
+constexpr int O_PACK = O_FOUND + N_FOUNDATIONS;      // pack_size, talon_size, redeals_left, refill_pack
+constexpr int OBS_SIZE = O_PACK + 4;
+
+// A help is married upward in suit from its base and nothing goes on a queen (nor above a king),
+// so it holds at most A..Q: 12 cards. Pack and talon hold at most the 96 cards that are no knave.
+constexpr int HELP_CAP = 12, PACK_CAP = N_CARDS;
+
+enum class Kind { Turn, Redeal, TalonToFoundation, HelpToFoundation, TalonToHelp, HelpToHelp };
+struct Move {
+    Kind kind;
+    int src, dst;
+};
+
+constexpr Move move_of(int a) {
+    if (a == TURN) return {Kind::Turn, -1, -1};
+    if (a == REDEAL) return {Kind::Redeal, -1, -1};
+    if (a == TALON_F) return {Kind::TalonToFoundation, -1, -1};
+    if (a < TALON_H0) return {Kind::HelpToFoundation, a - HELP_F0, -1};
+    if (a < HELP_H0) return {Kind::TalonToHelp, -1, a - TALON_H0};
+    const int k = a - HELP_H0, i = k / (N_HELPS - 1), r = k % (N_HELPS - 1);
+    return {Kind::HelpToHelp, i, r < i ? r : r + 1};
+}
+
+// The action id of "help i -> help j" (i != j), as anna._MARRIAGES_FROM reads it off the table.
+constexpr int help_to_help(int i, int j) { return HELP_H0 + (N_HELPS - 1) * i + (j < i ? j : j - 1); }
+
+std::string move_text(const Move& m) {
+    switch (m.kind) {
+        case Kind::Turn: return "pack -> talon";
+        case Kind::Redeal: return "re-deal: talon turned over -> pack";
+        case Kind::TalonToFoundation: return "talon -> foundation";
+        case Kind::HelpToFoundation: return "help " + std::to_string(m.src) + " -> foundation";
+        case Kind::TalonToHelp: return "talon -> help " + std::to_string(m.dst);
+        case Kind::HelpToHelp: return "help " + std::to_string(m.src) + " -> help " + std::to_string(m.dst);
+    }
+    return "";
+}
+
+// A foundation is kept as its count: its cards are fixed by the rule (J, T, ..., A, then K).
+// rank_at(k): the rank of the pile's k-th card (0: the knave), which is also the rank a pile of
+// k cards wants next (FOUNDATIONS' Build("down", "same", wrap=True) started by the knave).
+constexpr int rank_at(int k) { return k < 11 ? KNAVE - k : KING; }
+
+// anna.MARRY[top][c]: c goes on a help whose top is `top`, ascending in suit, never on a queen.
+constexpr bool marry(int top, int c) {
+    return suit_of(top) == suit_of(c) && rank_of(c) == rank_of(top) + 1 && rank_of(top) != QUEEN;
+}
+
+class Anna final : public Game {
+public:
+    explicit Anna(bool refill_from_pack) : refill_from_pack_(refill_from_pack) {}
+
+    int n_actions() const override { return N_ACTIONS; }
+    int obs_size() const override { return OBS_SIZE; }
+    int win_cards() const override { return WIN_CARDS; }
+    int n_packs() const override { return 2; }
+
+    // ---- dealing ------------------------------------------------------------------------------
+
+    void deal(const std::vector<int>& pack) override {
+        pack_.clear();
+        for (int k = static_cast<int>(pack.size()) - 1; k >= 0; --k) pack_.push(pack[k]);  // back() turns next
+        talon_.clear();
+        found_.fill(0);
+        redeals_ = 0;
+        for (auto& h : helps_) h.clear();
+        for (int laid = 0; laid < N_HELPS;) {  // a knave goes up and the next card takes its place
+            const int c = draw();
+            if (c >= 0) helps_[laid++].push(c);
+        }
+    }
+
+    // The pack's next card, turned up; a knave goes to the foundations at once and -1 is returned.
+    int draw() {
+        const int c = pack_.pop();
+        if (rank_of(c) == KNAVE) {
+            to_foundation(c);
+            return -1;
+        }
+        return c;
+    }
+
+    // Under refill="pack": the pack's next card fills empty help j (knaves go up); with the pack
+    // out the help waits.
+    void refill(int j) {
+        while (!pack_.empty()) {
+            const int c = draw();
+            if (c >= 0) {
+                helps_[j].push(c);
+                return;
+            }
+        }
+    }
+
+    // ---- the rules (anna.py: foundation_for, _talon_onto, _help_onto, _may_turn, _may_redeal) --
+
+    bool accepts(int f, int c) const {
+        return suit_of(c) == f / 2 && found_[f] < FULL && rank_of(c) == rank_at(found_[f]) && rank_of(c) != QUEEN;
+    }
+
+    // The foundation c goes to (the first of its suit's two that takes it), or -1.
+    int foundation_for(int c) const {
+        const int f = 2 * suit_of(c);
+        if (accepts(f, c)) return f;
+        if (accepts(f + 1, c)) return f + 1;
+        return -1;
+    }
+
+    // Does help j take talon card c: married onto its top, or any card filling it when empty
+    // (under refill="pack" an empty help takes only the pack's cards).
+    bool talon_onto(int j, int c) const {
+        const auto& h = helps_[j];
+        if (!h.empty()) return marry(h.back(), c);
+        return !refill_from_pack_;
+    }
+
+    // Does help j take help top card c: a marriage only, never into an empty help.
+    bool help_onto(int j, int c) const {
+        const auto& h = helps_[j];
+        return !h.empty() && marry(h.back(), c);
+    }
+
+    bool may_turn() const { return !pack_.empty(); }
+    bool may_redeal() const { return pack_.empty() && !talon_.empty() && redeals_ < N_REDEALS; }
+
+    bool is_legal(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Turn: return may_turn();
+            case Kind::Redeal: return may_redeal();
+            case Kind::TalonToFoundation: return !talon_.empty() && foundation_for(talon_.back()) >= 0;
+            case Kind::HelpToFoundation:
+                return !helps_[m.src].empty() && foundation_for(helps_[m.src].back()) >= 0;
+            case Kind::TalonToHelp: return !talon_.empty() && talon_onto(m.dst, talon_.back());
+            case Kind::HelpToHelp: return !helps_[m.src].empty() && help_onto(m.dst, helps_[m.src].back());
+        }
+        return false;
+    }
+
+    // As anna.Anna.legal_mask: the same predicates, asked per available card.
+    void legal_mask(std::uint8_t* out) const override {
+        std::memset(out, 0, N_ACTIONS);
+        out[TURN] = may_turn();
+        out[REDEAL] = may_redeal();
+        if (!talon_.empty()) {
+            const int t = talon_.back();
+            out[TALON_F] = foundation_for(t) >= 0;
+            for (int j = 0; j < N_HELPS; ++j) out[TALON_H0 + j] = talon_onto(j, t);
+        }
+        for (int i = 0; i < N_HELPS; ++i) {
+            if (helps_[i].empty()) continue;
+            const int c = helps_[i].back();
+            out[HELP_F0 + i] = foundation_for(c) >= 0;
+            for (int j = 0; j < N_HELPS; ++j)
+                if (j != i && help_onto(j, c)) out[help_to_help(i, j)] = 1;
+        }
+    }
+
+    void apply(int a) override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Turn: {
+                const int c = draw();
+                if (c >= 0) talon_.push(c);
+                return;
+            }
+            case Kind::Redeal:
+                // the talon turned over: its first card is turned first (Python's talon[::-1])
+                pack_.clear();
+                for (int k = talon_.size() - 1; k >= 0; --k) pack_.push(talon_[k]);
+                talon_.clear();
+                ++redeals_;
+                if (refill_from_pack_)  // the waiting helps, in order, from the new pack
+                    for (int j = 0; j < N_HELPS; ++j)
+                        if (helps_[j].empty()) refill(j);
+                return;
+            case Kind::TalonToFoundation: to_foundation(talon_.pop()); return;
+            case Kind::TalonToHelp: helps_[m.dst].push(talon_.pop()); return;
+            case Kind::HelpToFoundation:
+                to_foundation(helps_[m.src].pop());
+                vacated(m.src);
+                return;
+            case Kind::HelpToHelp:
+                helps_[m.dst].push(helps_[m.src].pop());
+                vacated(m.src);
+                return;
+        }
+    }
+
+    void to_foundation(int c) { ++found_[foundation_for(c)]; }
+
+    // After a card left help i: under refill="pack" an emptied help is refilled at once.
+    void vacated(int i) {
+        if (helps_[i].empty() && refill_from_pack_) refill(i);
+    }
+
+    // ---- reading the state --------------------------------------------------------------------
+
+    // The k-th card (from the knave) of foundation f.
+    static int foundation_card(int f, int k) { return card_of(rank_at(k), f / 2); }
+
+    int foundation_cards() const override {
+        int n = 0;
+        for (int f : found_) n += f;
+        return n;
+    }
+
+    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
+    void extra_values(std::int64_t* out) const override { out[0] = N_REDEALS - redeals_; }
+
+    // anna.py: moving_card and the describe override naming the foundation.
+    std::string describe(int a) const override {
+        const Move m = move_of(a);
+        int c = -1;
+        switch (m.kind) {
+            case Kind::TalonToFoundation:
+            case Kind::TalonToHelp: c = talon_.empty() ? -1 : talon_.back(); break;
+            case Kind::HelpToFoundation:
+            case Kind::HelpToHelp: c = helps_[m.src].empty() ? -1 : helps_[m.src].back(); break;
+            case Kind::Turn:
+            case Kind::Redeal: break;  // the pack's next card is face down
+        }
+        if (c < 0) return move_text(m);
+        std::string text = card_name(c) + " " + move_text(m);
+        if (m.kind == Kind::TalonToFoundation || m.kind == Kind::HelpToFoundation) {
+            const int f = foundation_for(c);
+            if (f >= 0) text += " " + std::to_string(f);
+        }
+        return text;
+    }
+
+    void observe(float* out) const override {
+        // Each card's two copies take their slots in the order helps, foundations, talon, pack.
+        std::array<std::int8_t, N_KINDS> seen{};
+        auto place = [&](int c, int p) {
+            const int slot = 2 * c + seen[c]++;
+            out[O_PLACE + slot * NP + p] = 1.0f;
+            return slot;
+        };
+        for (int i = 0; i < N_HELPS; ++i) {
+            const auto& h = helps_[i];
+            const int n = h.size() - 1;
+            for (int k = 0; k < h.size(); ++k) {
+                const int slot = place(h[k], i);
+                out[O_DEPTH + slot] = static_cast<float>((n - k) / 12.0);
+            }
+        }
+        for (int f = 0; f < N_FOUNDATIONS; ++f)
+            for (int k = 0; k < found_[f]; ++k) place(foundation_card(f, k), P_FOUND);
+        const int top = talon_.size() - 1;
+        for (int k = 0; k < talon_.size(); ++k) {
+            const int above = top - k;  // 0: top, 1: second, 2: third, then "below"
+            place(talon_[k], above < FAN ? P_TTOP + above : P_TALON);
+        }
+        // The rest is in the pack: the complement of the above, in no order.
+        for (int c = 0; c < N_KINDS; ++c)
+            for (int copy = seen[c]; copy < 2; ++copy) out[O_PLACE + (2 * c + copy) * NP + P_PACK] = 1.0f;
+        for (int f = 0; f < N_FOUNDATIONS; ++f) out[O_FOUND + f] = static_cast<float>(found_[f] / double(FULL));
+        float* o = out + O_PACK;
+        *o++ = static_cast<float>(pack_.size() / double(N_CARDS));
+        *o++ = static_cast<float>(talon_.size() / double(N_CARDS));
+        *o++ = static_cast<float>((N_REDEALS - redeals_) / double(N_REDEALS));
+        *o = refill_from_pack_ ? 1.0f : 0.0f;
+    }
+
+    std::string render() const override {
+        std::string s = "Anna";
+        if (refill_from_pack_) s += "  refill from the pack";
+        s += "  re-deals left " + std::to_string(N_REDEALS - redeals_);
+        s += "  on foundations: " + std::to_string(foundation_cards());
+        s += "\nfoundations:";
+        for (int f = 0; f < N_FOUNDATIONS; ++f)
+            s += " " + (found_[f] ? card_name(foundation_card(f, found_[f] - 1)) : std::string("--") + "CDHS"[f / 2]);
+        s += "\npack: " + std::to_string(pack_.size()) + " cards   talon (" + std::to_string(talon_.size()) + "): ";
+        if (talon_.empty()) {
+            s += "(empty)";
+        } else {
+            const int from = talon_.size() > 3 ? talon_.size() - 3 : 0;
+            for (int k = from; k < talon_.size(); ++k) s += (k > from ? " " : "") + card_name(talon_[k]);
+        }
+        for (int i = 0; i < N_HELPS; ++i) {
+            s += "\nhelp " + std::to_string(i) + ": ";
+            const auto& h = helps_[i];
+            if (h.empty()) s += "(empty)";
+            for (int k = 0; k < h.size(); ++k) s += (k ? " " : "") + card_name(h[k]);
+        }
+        return s;
+    }
+
+    std::vector<int> cards_in_play() const override {
+        std::vector<int> cards;
+        for (const auto& h : helps_)
+            for (int k = 0; k < h.size(); ++k) cards.push_back(h[k]);
+        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
+        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
+        for (int f = 0; f < N_FOUNDATIONS; ++f)
+            for (int k = 0; k < found_[f]; ++k) cards.push_back(foundation_card(f, k));
+        return cards;
+    }
+
+    std::string state_key() const override {
+        std::string key;
+        for (const auto& h : helps_) key_put(key, h);
+        key_put(key, pack_.size());  // up to 104 cards: the count in four bytes
+        key.append(reinterpret_cast<const char*>(pack_.cards.data()), static_cast<std::size_t>(pack_.size()));
+        key_put(key, talon_.size());
+        key.append(reinterpret_cast<const char*>(talon_.cards.data()), static_cast<std::size_t>(talon_.size()));
+        for (int f : found_) key_put(key, f);
+        key_put(key, redeals_);
+        return key;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<Anna>(*this); }
+    std::size_t bytes() const override { return sizeof(*this); }
+
+private:
+    // configuration
+    bool refill_from_pack_;
+    // position (anna.py STATE)
+    std::array<Stack<HELP_CAP>, N_HELPS> helps_{};
+    Stack<PACK_CAP> pack_;  // back() is the next card turned (Python's pack[-1])
+    Stack<PACK_CAP> talon_;
+    std::array<std::int8_t, N_FOUNDATIONS> found_{};  // cards on each foundation (their cards: rank_at)
+    int redeals_ = 0;
+};
+
+}  // namespace
+
+// Options in anna.Anna.OPTIONS order: refill ("free" 0, "pack" 1).
+std::unique_ptr<Game> make_anna(const std::vector<std::int64_t>& options) {
+    require_options("Anna", options, 1);
+    const auto refill = options[0];
+    if (refill != 0 && refill != 1) throw std::invalid_argument("Anna: refill must be 0 ('free') or 1 ('pack')");
+    return std::make_unique<Anna>(refill == 1);
+}
+
+namespace {
+[[maybe_unused]] const bool registered = register_game("Anna", make_anna);
+}  // namespace
+
+}  // namespace pg
