@@ -13,10 +13,20 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.core.cards import NAME, parse_card
-from patience_gym.core.game import IllegalMove
-from patience_gym.games.light_and_shade import LightAndShade
-from patience_gym.testing import act, action_id, check_position, check_rollout, legal_moves_text, rest_of_pack
+from agents.heuristics.light_and_shade import heuristic
+from patience_gym.core.cards import NAME, names, parse_card
+from patience_gym.core.game import IllegalMove, house_rules
+from patience_gym.core.moves import Move
+from patience_gym.games.light_and_shade import TABLE, Kind, LightAndShade
+from patience_gym.testing import (
+    act,
+    action_id,
+    check_position,
+    check_rollout,
+    deck,
+    legal_moves_text,
+    rest_of_pack,
+)
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 
@@ -24,22 +34,18 @@ ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 def ls_deck(aux: str, rivals: str, pack: str = "", aces_first: bool = True) -> list[str]:
     """A pack dealing ``aux`` (4 cards) and ``rivals`` (4), then ``pack`` in turning order; the
     cards not named follow in the ordered packs' order."""
-    named = aux.split() + rivals.split() + pack.split()
-    assert len(aux.split()) == 4 and len(rivals.split()) == 4
+    named = deck(aux) + deck(rivals) + deck(pack)
+    assert len(deck(aux)) == 4 and len(deck(rivals)) == 4
     tail = rest_of_pack(ACES + named, 2)
-    deck = ACES + named + tail if aces_first else named + tail + ACES
-    assert len(deck) == 104
-    return deck
+    cards = ACES + named + tail if aces_first else named + tail + ACES
+    assert len(cards) == 104
+    return cards
 
 
 def game_for(aux: str, rivals: str, pack: str = "", **options: object) -> LightAndShade:
     g = LightAndShade(**options)
     g.new_game(deck=ls_deck(aux, rivals, pack))
     return g
-
-
-def names(cards: list[int]) -> list[str]:
-    return [NAME[c] for c in cards]
 
 
 def found_tops(g: LightAndShade) -> list[str]:
@@ -95,7 +101,8 @@ def test_only_auxiliaries_reach_the_foundations() -> None:
     act(g, "pack -> talon")
     moves = legal_moves_text(g)
     assert not [m for m in moves if "foundation" in m]
-    assert not any(m.kind in ("rival_f", "talon_f", "pack_f") for m in g.moves)
+    to_foundation = [m for m in g.moves if "foundation" in m.text]
+    assert [m.kind for m in to_foundation] == [Kind.AUX_TO_FOUNDATION] * 4, "no other way up in the table"
     # Through an Auxiliary the 2C goes: first into a vacancy of the Auxiliaries.
     assert "2C rival 0 -> auxiliary 0" not in moves  # on KC: not one lower
     g2 = game_for("2H KD KH KS", "2C QS QH QD")
@@ -116,8 +123,8 @@ def test_rival_onto_auxiliary_needs_one_lower_and_the_other_colour() -> None:
     assert not [m for m in legal if m.startswith("TC rival 3")]  # one higher
     act(g, "8C rival 0 -> auxiliary 0")
     assert names(g.aux[0]) == ["9H", "8C"] and g.rivals[0] == -1
-    # Auxiliary cards never move between Auxiliaries.
-    assert not any(m.kind == "aux_a" for m in g.moves)
+    # Auxiliary cards never move between Auxiliaries (nor back to a Rival): no such move in the table.
+    assert not [m.text for m in g.moves if m.text.startswith("auxiliary") and "foundation" not in m.text]
 
 
 def test_an_empty_auxiliary_takes_any_rival_and_waits_for_it() -> None:
@@ -261,7 +268,15 @@ def test_options_are_validated_and_redeals_is_marked_as_not_the_books_rule() -> 
     with pytest.raises(ValueError, match="choose one of True, False"):
         LightAndShade(talon_to_auxiliaries="yes")
     assert "NOT THE BOOK'S RULE" in LightAndShade.OPTIONS["redeals"].doc
+    assert LightAndShade.OPTIONS["redeals"].house_rules == (1, 2)
     assert "not the book's rule" not in game_for("9H KC KD 5S", "JS JS JH JH").render()  # unless used
+
+
+def test_results_with_redeals_are_labelled_house_rules_and_the_books_rule_is_not() -> None:
+    assert house_rules(LightAndShade.OPTIONS, {"redeals": 1}) == ["redeals=1"]
+    assert house_rules(LightAndShade.OPTIONS, {"redeals": 2, "talon_to_auxiliaries": False}) == ["redeals=2"]
+    assert house_rules(LightAndShade.OPTIONS, {"redeals": 0, "talon_to_auxiliaries": True}) == []
+    assert house_rules(LightAndShade.OPTIONS, LightAndShade().options) == []
 
 
 @pytest.mark.parametrize(
@@ -295,8 +310,8 @@ def greedy_choice(g: LightAndShade) -> str:
     for a in g.legal_actions():
         trial = g.clone()
         trial.apply(a)
-        if trial.heuristic() > best_score:
-            best, best_score = a, trial.heuristic()
+        if heuristic(trial) > best_score:
+            best, best_score = a, heuristic(trial)
     return g.describe(best)
 
 
@@ -320,6 +335,20 @@ def test_the_heuristic_never_chooses_by_an_unseen_pack_card() -> None:
         act(g, "pack -> talon")
     assert greedy_choice(a) == "7D talon -> rival 0"
     assert greedy_choice(b) == "pack -> talon"
+
+
+def test_the_action_table_is_read_off_by_kind() -> None:
+    assert [TABLE.first[k] for k in Kind] == [0, 4, 20, 24, 28, 32, 33] and len(TABLE) == 34
+    assert TABLE[TABLE.first[Kind.RIVAL_TO_AUX] + 4 * 2 + 3].text == "rival 2 -> auxiliary 3"
+    assert all(TABLE[a].kind is Kind.PACK_TO_RIVAL for a in TABLE.ids(Kind.PACK_TO_RIVAL))
+    assert LightAndShade(redeals=2, talon_to_auxiliaries=False).moves == TABLE.moves, "fixed for every option"
+
+
+def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_turn() -> None:
+    g = game_for("9H KC KD 5S", "JS JS JH JH")
+    with pytest.raises(AssertionError):
+        g._apply(Move("turn"))  # type: ignore[arg-type]  # a string, not Kind.TURN
+    assert g.talon == [] and len(g.pack) == 88
 
 
 def test_every_action_has_a_distinct_readable_text() -> None:

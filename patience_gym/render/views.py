@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 
 from patience_gym.core.cards import NAME, SUITS, card
 from patience_gym.core.game import Game
-from patience_gym.games.anna import Anna
 from patience_gym.games.anna import N_REDEALS as ANNA_REDEALS
+from patience_gym.games.anna import Anna
 from patience_gym.games.babette import EMPTY as BABETTE_EMPTY
 from patience_gym.games.babette import N_COLS as BABETTE_COLS
 from patience_gym.games.babette import N_REDEALS as BABETTE_REDEALS
@@ -204,7 +204,8 @@ def anna_view(g: Anna) -> TableView:
 
 @view_of(LightAndShade)
 def light_and_shade_view(g: LightAndShade) -> TableView:
-    places = foundation_row(foundation_tops(g, list), 0, 0, "foundations", ["A"] * 8)
+    tops = [pile[-1] for pile in g.foundations]  # never empty: the aces are set out before the deal
+    places = foundation_row(tops, 0, 0, "foundations", ["A"] * 8)
     places += [
         Place(f"auxiliary {i}", cards(pile), i, 1, fan="down", length=3.2) for i, pile in enumerate(g.aux)
     ]
@@ -213,7 +214,7 @@ def light_and_shade_view(g: LightAndShade) -> TableView:
     counters = [f"on foundations: {g.foundation_cards}/{g.win_cards}"]
     if not g.talon_to_aux:
         counters.append("talon to Rivals only")
-    if g.redeals:
+    if g.redeals_allowed:
         counters.append(f"re-deals left: {g.redeals_left} (not the book's rule)")
     return TableView("Light and Shade", tuple(places), tuple(counters))
 
