@@ -30,12 +30,10 @@ first of its suit's two that it fits; when both fit they hold the same cards: no
 
 Observation (``layout.describe()`` lists the segments): ``card_place`` gives each of a card's two
 copies a one-hot place (help 0-7, foundation, talon top, second and third from the top, talon
-below those three, the face-down pack), the copies taking the slots in the order helps (help 0
-first, bottom card first), foundations, talon (bottom first), pack; ``depth`` the cards lying on a
-help copy; then the foundations' sizes, the pack and talon sizes, re-deals left and the ``refill``
-option. The talon's top three cards each have a place, as the render shows them in order; the
-talon below them is one place (seen when turned, its order is not observed); the pack's cards are
-only the complement of the rest, never their order.
+below those three, seen but in no order, the face-down pack: only the complement of the rest),
+the copies taking the slots in the order helps (help 0 first, bottom card first), foundations,
+talon (bottom first), pack; ``depth`` the cards lying on a help copy; then the foundations'
+sizes, the pack and talon sizes, re-deals left and the ``refill`` option.
 
 Choices where docs/rules.md is silent or needs reading (documented, tested):
 
@@ -127,17 +125,10 @@ _MARRIAGES_FROM = tuple(
 # ---- the observation ----------------------------------------------------------------------------
 
 #: The places of ``card_place``, one-hot per card copy (copies kept apart: each has its ``depth``).
-#: The talon's top three cards are shown in order (see render), so each has a place of its own;
-#: the cards below them were seen when turned, their order is not observed.
-PLACES: tuple[str, ...] = (
-    *(f"help {i}" for i in range(N_HELPS)),
-    "foundation",
-    "talon top",
-    "talon second from top",
-    "talon third from top",
-    "talon below the top three (seen)",
-    "pack (face down)",
-)
+#: The render shows the talon's top three cards in order, so each has a place of its own; the
+#: cards below them were seen when turned, their order is not observed.
+_TALON = ("talon top", "talon second from top", "talon third from top", "talon below the top three (seen)")
+PLACES: tuple[str, ...] = (*(f"help {i}" for i in HELPS), "foundation", *_TALON, "pack (face down)")
 _P_FOUND, _P_TTOP, _P_TALON, _P_PACK = 8, 9, 12, 13
 _FAN = 3  # talon cards with a place each: top, second, third (_P_TTOP + 0, 1, 2)
 _NP = len(PLACES)
@@ -152,8 +143,7 @@ class Anna(Game[Kind]):
     name = "Anna"
     n_packs = 2
     win_cards = 96
-    # Three passes of at most 96 turns, 88 foundation moves and the marriages between: a sensible
-    # game stays well under this; it stops endless help-to-help back-and-forth.
+    # Far above three passes of 96 turns and 88 plays: it stops endless help-to-help back-and-forth.
     default_max_steps = 1000
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {
         "refill": Option(
@@ -211,9 +201,8 @@ class Anna(Game[Kind]):
         return c
 
     def _refill(self, j: int) -> None:
-        """Automatic step under ``refill="pack"``: the pack's next card fills empty help ``j``; a
-        knave drawn goes to the foundations and the next card is drawn. With the pack out the help
-        waits."""
+        """Automatic step under ``refill="pack"``: the pack's next card fills empty help ``j`` (a
+        knave drawn goes up and the next is drawn). With the pack out the help waits."""
         while self.pack:
             c = self._draw()
             if c is not None:
@@ -233,8 +222,7 @@ class Anna(Game[Kind]):
 
     def _talon_onto(self, j: int) -> tuple[bool, ...]:
         """Which talon cards help ``j`` takes now (by card id): married onto its top, or any card
-        filling it when empty; under ``refill="pack"`` an empty help takes only the pack's cards,
-        so it waits."""
+        filling it when empty, except under ``refill="pack"``: then it waits for the pack."""
         help_ = self.helps[j]
         if help_:
             return MARRY[help_[-1]]
@@ -254,21 +242,21 @@ class Anna(Game[Kind]):
 
     def is_legal(self, action: int) -> bool:
         move = TABLE[action]
-        match move.kind:
+        match move.kind:  # the most frequent moves first: each case reads an enum member
             case Kind.TURN:
                 return self._may_turn()
-            case Kind.REDEAL:
-                return self._may_redeal()
-            case Kind.TALON_TO_FOUNDATION:
-                return bool(self.talon) and self.foundation_for(self.talon[-1]) >= 0
+            case Kind.HELP_TO_HELP:
+                src = self.helps[move.src]
+                return bool(src) and self._help_onto(move.dst)[src[-1]]
             case Kind.TALON_TO_HELP:
                 return bool(self.talon) and self._talon_onto(move.dst)[self.talon[-1]]
             case Kind.HELP_TO_FOUNDATION:
                 src = self.helps[move.src]
                 return bool(src) and self.foundation_for(src[-1]) >= 0
-            case Kind.HELP_TO_HELP:
-                src = self.helps[move.src]
-                return bool(src) and self._help_onto(move.dst)[src[-1]]
+            case Kind.TALON_TO_FOUNDATION:
+                return bool(self.talon) and self.foundation_for(self.talon[-1]) >= 0
+            case Kind.REDEAL:
+                return self._may_redeal()
             case _:
                 assert_never(move.kind)
 
@@ -292,11 +280,21 @@ class Anna(Game[Kind]):
         return mask
 
     def _apply(self, move: Move[Kind]) -> None:
-        match move.kind:
+        match move.kind:  # in is_legal's order
             case Kind.TURN:
                 c = self._draw()
                 if c is not None:
                     self.talon.append(c)
+            case Kind.HELP_TO_HELP:
+                self.helps[move.dst].append(self.helps[move.src].pop())
+                self._vacated(move.src)
+            case Kind.TALON_TO_HELP:
+                self.helps[move.dst].append(self.talon.pop())
+            case Kind.HELP_TO_FOUNDATION:
+                self._to_foundation(self.helps[move.src].pop())
+                self._vacated(move.src)
+            case Kind.TALON_TO_FOUNDATION:
+                self._to_foundation(self.talon.pop())
             case Kind.REDEAL:
                 self.pack = self.talon[::-1]  # the talon turned over: its first card is turned first
                 self.talon = []
@@ -305,16 +303,6 @@ class Anna(Game[Kind]):
                     for j, help_ in enumerate(self.helps):
                         if not help_:
                             self._refill(j)
-            case Kind.TALON_TO_FOUNDATION:
-                self._to_foundation(self.talon.pop())
-            case Kind.TALON_TO_HELP:
-                self.helps[move.dst].append(self.talon.pop())
-            case Kind.HELP_TO_FOUNDATION:
-                self._to_foundation(self.helps[move.src].pop())
-                self._vacated(move.src)
-            case Kind.HELP_TO_HELP:
-                self.helps[move.dst].append(self.helps[move.src].pop())
-                self._vacated(move.src)
             case _:
                 assert_never(move.kind)
 
@@ -322,8 +310,7 @@ class Anna(Game[Kind]):
         self.foundations[self.foundation_for(c)].append(c)
 
     def _vacated(self, i: int) -> None:
-        """After a card left help ``i`` (the only moves that can empty a help): under
-        ``refill="pack"`` an emptied help is refilled at once."""
+        """After a card left help ``i``: under ``refill="pack"`` an emptied help is refilled at once."""
         if not self.helps[i] and self.refill_from_pack:
             self._refill(i)
 
