@@ -5,10 +5,9 @@ mask and the observation) plus picking a random legal action from the mask. Epis
 reset (reset time included). A second table splits one step's cost into its parts, measured on the
 rules core alone: apply, legal mask, observation.
 
-For Klondike the same work is timed on OpenSpiel's ``solitaire`` through its Python API when
-``open_spiel`` is installed (``pip install open_spiel``): ``legal_actions()``, the observation
-tensor to numpy, ``apply_action`` (chance nodes, which reveal hidden cards, are sampled and
-included in the time), and the ratio is printed.
+It measures the Python rules core on both engines' common path (``engine="python"``). The
+comparison with OpenSpiel (through its buffer observation API), the native engine and the
+batched engine is ``benchmarks/bench_native.py``, which times them side by side, interleaved.
 
     python benchmarks/bench_steps.py                 # every variant, 3 s each
     python benchmarks/bench_steps.py --env Klondike-v0 --seconds 10
@@ -29,10 +28,10 @@ from patience_gym.games import VARIANTS, get_variant
 
 def bench_env(name: str, seconds: float, seed: int = 0) -> tuple[float, int]:
     """Steps/s of the bare env (no gymnasium wrappers) under a random legal policy."""
-    env = PatienceEnv(name)
+    env = PatienceEnv(name, engine="python")
     limit = get_variant(name).max_episode_steps
     rng = random.Random(seed)
-    obs, info = env.reset(seed=seed)
+    _, info = env.reset(seed=seed)
     steps, episode, t = 0, 0, 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -44,7 +43,7 @@ def bench_env(name: str, seconds: float, seed: int = 0) -> tuple[float, int]:
                 t = 0
                 _, info = env.reset(seed=seed + episode)
                 continue
-            _, _, term, _, info = env.step(legal[rng.randrange(legal.size)])
+            _, _, _, _, info = env.step(legal[rng.randrange(legal.size)])
             steps += 1
             t += 1
         if time.perf_counter() > deadline:
@@ -80,66 +79,25 @@ def bench_parts(name: str, steps: int = 5000, seed: int = 0) -> dict[str, float]
     return {"apply": 1e6 * t_apply / n, "mask": 1e6 * t_mask / n, "obs": 1e6 * t_obs / n}
 
 
-def bench_openspiel(seconds: float, seed: int = 0) -> float | None:
-    """Steps/s of OpenSpiel's solitaire doing the same work, or None without open_spiel."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("solitaire")
-    rng = random.Random(seed)
-
-    def new_state():  # type: ignore[no-untyped-def]
-        s = game.new_initial_state()
-        while s.is_chance_node():
-            outcomes = s.chance_outcomes()
-            s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        return s
-
-    state = new_state()
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(200):
-            if state.is_terminal():
-                state = new_state()
-            legal = state.legal_actions()
-            np.asarray(state.observation_tensor(), dtype=np.float32)
-            state.apply_action(legal[rng.randrange(len(legal))])
-            steps += 1
-            while state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        if time.perf_counter() > deadline:
-            break
-    return steps / (time.perf_counter() - start)
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--env", action="append", help="variant(s) to measure (default: all)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per variant")
     args = parser.parse_args()
     names = [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
 
-    print(f"{'env':<20}{'steps/s':>10}{'us/step':>9}{'apply us':>10}{'mask us':>9}{'obs us':>8}{'episodes':>10}")
-    rates = {}
+    print(
+        f"{'env':<20}{'steps/s':>10}{'us/step':>9}{'apply us':>10}{'mask us':>9}{'obs us':>8}{'episodes':>10}"
+    )
     for name in names:
         rate, episodes = bench_env(name, args.seconds)
         parts = bench_parts(name)
-        rates[name] = rate
         print(
             f"{name:<20}{rate:>10,.0f}{1e6 / rate:>9.1f}{parts['apply']:>10.1f}{parts['mask']:>9.1f}"
             f"{parts['obs']:>8.1f}{episodes:>10}"
         )
-    if "Klondike-v0" in rates:
-        os_rate = bench_openspiel(args.seconds)
-        if os_rate is None:
-            print("OpenSpiel solitaire: not installed (pip install open_spiel) - no comparison")
-        else:
-            print(f"{'OpenSpiel solitaire':<20}{os_rate:>10,.0f}{1e6 / os_rate:>9.1f}")
-            print(f"Klondike-v0 / OpenSpiel solitaire: {rates['Klondike-v0'] / os_rate:.2f}x")
 
 
 if __name__ == "__main__":

@@ -35,4 +35,4 @@ def _register_all() -> None:
 
 _register_all()
 
-__all__ = ["VARIANTS", "Variant", "get_variant", "__version__"]
+__all__ = ["VARIANTS", "Variant", "__version__", "get_variant"]

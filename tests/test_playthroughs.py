@@ -14,7 +14,7 @@ def test_golden_playthrough(env_name: str) -> None:
     assert path.exists(), f"no golden playthrough for {env_name}: run python scripts/playthroughs.py"
     want = path.read_text().splitlines()
     got = playthrough(env_name).splitlines()
-    for i, (w, g) in enumerate(zip(want, got)):
+    for i, (w, g) in enumerate(zip(want, got, strict=False)):
         assert w == g, (
             f"{path.name} line {i + 1} differs:\n  golden: {w}\n  now:    {g}\n"
             "If the change is intended, regenerate with: python scripts/playthroughs.py"

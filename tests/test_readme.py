@@ -19,7 +19,9 @@ def test_environment_table_matches_the_registry() -> None:
     assert set(rows) == {v.env_id for v in VARIANTS}, "every registered id has one README row"
     for v in VARIANTS:
         game = v.make_game()
-        assert rows[v.env_id] == (game.n_packs, game.n_actions, game.layout.size, v.max_episode_steps), v.env_id
+        assert rows[v.env_id] == (game.n_packs, game.n_actions, game.layout.size, v.max_episode_steps), (
+            v.env_id
+        )
 
 
 def test_quick_start_is_two_commands_that_exist() -> None:

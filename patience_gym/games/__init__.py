@@ -45,13 +45,19 @@ class Variant:
 VARIANTS: tuple[Variant, ...] = (  # in the order of docs/rules.md
     Variant("Klondike-v0", Klondike, summary="Klondike, one pack, draw 1, one pass (Cadogan)"),
     Variant("Nestor-v0", Nestor, summary="Nestor, one pack, pair equal ranks (Cadogan)"),
-    Variant("Babette-v0", Babette, summary="Babette, two packs, aces up and kings down, two re-deals (Cadogan)"),
+    Variant(
+        "Babette-v0", Babette, summary="Babette, two packs, aces up and kings down, two re-deals (Cadogan)"
+    ),
     Variant("Louis-v0", Louis, summary='The "Louis" Patience, two packs, two re-deals (Cadogan)'),
     Variant("StLouis-v0", Louis, {"deal": "dick"}, summary="St. Louis, two packs, two re-deals (Dick)"),
     Variant("Anna-v0", Anna, summary="Anna, two packs, knaves down in suit to K, two re-deals (Cadogan)"),
-    Variant("LightAndShade-v0", LightAndShade, summary="Light and Shade, two packs, alternate-colour foundations"),
+    Variant(
+        "LightAndShade-v0", LightAndShade, summary="Light and Shade, two packs, alternate-colour foundations"
+    ),
     Variant("Congress-v0", Congress, summary="The Congress, two packs, helps and rivers (Cadogan)"),
-    Variant("TheKings-v0", TheKings, summary="The Kings, two packs, eight aces up regardless of suit (Cadogan)"),
+    Variant(
+        "TheKings-v0", TheKings, summary="The Kings, two packs, eight aces up regardless of suit (Cadogan)"
+    ),
 )
 
 BY_NAME: dict[str, Variant] = {v.env_name: v for v in VARIANTS}
