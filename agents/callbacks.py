@@ -37,9 +37,11 @@ class Evaluation:
 
     def row(self) -> dict[str, str]:
         return {
-            "steps": str(self.steps), "win_rate": f"{self.win_rate:.6g}",
+            "steps": str(self.steps),
+            "win_rate": f"{self.win_rate:.6g}",
             "mean_foundation_cards": f"{self.mean_foundation_cards:.6g}",
-            "mean_reward": f"{self.mean_reward:.6g}", "mean_length": f"{self.mean_length:.6g}",
+            "mean_reward": f"{self.mean_reward:.6g}",
+            "mean_length": f"{self.mean_length:.6g}",
         }
 
 
@@ -49,8 +51,13 @@ def read_evaluations(path: Path, upto: int | None = None) -> list[Evaluation]:
         return []
     with path.open(newline="") as f:
         rows = [
-            Evaluation(int(r["steps"]), float(r["win_rate"]), float(r["mean_foundation_cards"]),
-                       float(r["mean_reward"]), float(r["mean_length"]))
+            Evaluation(
+                int(r["steps"]),
+                float(r["win_rate"]),
+                float(r["mean_foundation_cards"]),
+                float(r["mean_reward"]),
+                float(r["mean_length"]),
+            )
             for r in csv.DictReader(f)
         ]
     return [e for e in rows if upto is None or e.steps <= upto]
@@ -71,8 +78,12 @@ class ReportingEvalCallback(MaskableEvalCallback):
     """
 
     def __init__(
-        self, *args: Any, csv_path: Path, report: Callable[[str], None],
-        history: list[Evaluation] | None = None, **kwargs: Any,
+        self,
+        *args: Any,
+        csv_path: Path,
+        report: Callable[[str], None],
+        history: list[Evaluation] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.csv_path, self.report = csv_path, report

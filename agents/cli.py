@@ -125,15 +125,26 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from agents.evaluate import evaluate, format_table, to_json
 
     cfg = load(
-        EvalConfig, args.config, args.set,
-        env=args.env, policies=args.policy, episodes=args.episodes, seed=args.seed, workers=args.workers,
+        EvalConfig,
+        args.config,
+        args.set,
+        env=args.env,
+        policies=args.policy,
+        episodes=args.episodes,
+        seed=args.seed,
+        workers=args.workers,
     )
     if not cfg.policies:
         raise ConfigError("no policy given: use --policy (random, greedy, ppo:<model path>)")
     results = [
         evaluate(
-            cfg.env, p, episodes=cfg.episodes, seed=cfg.seed, workers=cfg.workers,
-            env_kwargs=cfg.env_kwargs, progress=not args.json,
+            cfg.env,
+            p,
+            episodes=cfg.episodes,
+            seed=cfg.seed,
+            workers=cfg.workers,
+            env_kwargs=cfg.env_kwargs,
+            progress=not args.json,
         )
         for p in cfg.policies
     ]
@@ -147,8 +158,11 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 def _args_train(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", help="YAML config, e.g. configs/ppo/nestor.yaml")
     _add_set(p, "override a config key, e.g. total_timesteps=100000 or resume=<checkpoint.zip>")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace the run already in output_dir (its models, checkpoints and logs)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the run already in output_dir (its models, checkpoints and logs)",
+    )
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
@@ -177,17 +191,24 @@ COMMANDS: tuple[Command, ...] = (
     Command("list", "list the registered environments and their options", _args_list, _cmd_list),
     Command("show", "deal a game and print the table and the legal moves", _args_show, _cmd_show),
     Command(
-        "evaluate", "play policies on fixed deals and report win rates", _args_evaluate, _cmd_evaluate,
+        "evaluate",
+        "play policies on fixed deals and report win rates",
+        _args_evaluate,
+        _cmd_evaluate,
         "Episode i is dealt with reset(seed=SEED+i): every policy plays the same deals.",
     ),
     Command(
-        "replay", "play one episode and write it as an HTML page to step through", _args_replay,
+        "replay",
+        "play one episode and write it as an HTML page to step through",
+        _args_replay,
         _cmd_replay,
         "Deal with reset(seed=SEED), play the policy to the end, and write one self-contained HTML "
         "file that opens offline: buttons, arrow keys and a slider step through the game.",
     ),
     Command(
-        "train", "train MaskablePPO from a config (configs/ppo/...; needs the train extra)", _args_train,
+        "train",
+        "train MaskablePPO from a config (configs/ppo/...; needs the train extra)",
+        _args_train,
         _cmd_train,
         "Train sb3-contrib MaskablePPO as the YAML config says. Any key may be overridden with --set "
         "(dotted for nested keys: --set ppo.n_steps=256 --set env_kwargs.draw=3).",

@@ -138,9 +138,7 @@ def build(schema: type[C], data: dict[str, Any], where: str = "config") -> C:
                 raise ConfigError(f"{where}: missing required key {name!r}")
             continue
         if not _type_ok(data[name], hints[name]):
-            raise ConfigError(
-                f"{where}: key {name!r} must be {_type_name(hints[name])}, got {data[name]!r}"
-            )
+            raise ConfigError(f"{where}: key {name!r} must be {_type_name(hints[name])}, got {data[name]!r}")
     try:
         return schema(**data)
     except ConfigError as exc:  # a schema's own checks (__post_init__) say where too

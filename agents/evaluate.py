@@ -290,4 +290,3 @@ def format_table(results: Sequence[Result]) -> str:
 
 def to_json(results: Sequence[Result]) -> str:
     return json.dumps([r.summary() for r in results], indent=2)
-

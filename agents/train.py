@@ -52,19 +52,34 @@ from agents.train_config import (
 )
 
 __all__ = [
-    "HELD_OUT_SEEDS", "DealSeeds", "RevisitPenalty", "TrainConfig", "TrainingInterrupted",
-    "load_config", "make_env", "train",
+    "HELD_OUT_SEEDS",
+    "DealSeeds",
+    "RevisitPenalty",
+    "TrainConfig",
+    "TrainingInterrupted",
+    "load_config",
+    "make_env",
+    "train",
 ]
 
 #: What a run writes into ``output_dir``; ``overwrite`` removes these (and nothing else) first.
 RUN_FILES = (
-    "config.yaml", "final_model.zip", "best_model.zip", "evaluations.npz", CSV_NAME, "train_info.json",
+    "config.yaml",
+    "final_model.zip",
+    "best_model.zip",
+    "evaluations.npz",
+    CSV_NAME,
+    "train_info.json",
 )
 RUN_DIRS = ("checkpoints", "tb")
 
 _ACTIVATION_FNS: dict[str, type[nn.Module]] = {
-    "relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU,
-    "leaky_relu": nn.LeakyReLU, "gelu": nn.GELU, "silu": nn.SiLU,
+    "relu": nn.ReLU,
+    "tanh": nn.Tanh,
+    "elu": nn.ELU,
+    "leaky_relu": nn.LeakyReLU,
+    "gelu": nn.GELU,
+    "silu": nn.SiLU,
 }
 
 
@@ -105,15 +120,19 @@ def train(
     try:
         if cfg.total_timesteps > done:
             model.learn(
-                cfg.total_timesteps - done, callback=all_callbacks, tb_log_name="MaskablePPO",
-                reset_num_timesteps=not cfg.resume, progress_bar=cfg.progress_bar,
+                cfg.total_timesteps - done,
+                callback=all_callbacks,
+                tb_log_name="MaskablePPO",
+                reset_num_timesteps=not cfg.resume,
+                progress_bar=cfg.progress_bar,
             )
     except KeyboardInterrupt:
         saved = out / "checkpoints" / f"ppo_{model.num_timesteps}_steps.zip"
         saved.parent.mkdir(exist_ok=True)
         model.save(saved)
-        _write_info(cfg, out, model, done=done, seconds=time.perf_counter() - start, eval_cb=eval_cb,
-                    interrupted=True)
+        _write_info(
+            cfg, out, model, done=done, seconds=time.perf_counter() - start, eval_cb=eval_cb, interrupted=True
+        )
         _close(model)
         raise TrainingInterrupted(saved, int(model.num_timesteps)) from None
     model.save(out / "final_model.zip")
@@ -163,8 +182,13 @@ def _model(cfg: TrainConfig, out: Path) -> tuple[MaskablePPO, int]:
     if not cfg.resume:
         env = make_train_env(cfg, first_deal=cfg.train_deal_seed)
         model = MaskablePPO(
-            "MlpPolicy", env, policy_kwargs=_policy_kwargs(cfg), tensorboard_log=tb,
-            seed=cfg.seed, verbose=cfg.verbose, **_ppo_kwargs(cfg),
+            "MlpPolicy",
+            env,
+            policy_kwargs=_policy_kwargs(cfg),
+            tensorboard_log=tb,
+            seed=cfg.seed,
+            verbose=cfg.verbose,
+            **_ppo_kwargs(cfg),
         )
         return model, 0
     resume = Path(cfg.resume)
@@ -215,9 +239,15 @@ def _eval_callback(
     cfg: TrainConfig, out: Path, *, done: int, report: Callable[[str], None]
 ) -> ReportingEvalCallback:
     cb = ReportingEvalCallback(
-        make_eval_env(cfg), n_eval_episodes=cfg.eval_episodes, eval_freq=max(1, cfg.eval_freq // cfg.n_envs),
-        log_path=str(out), best_model_save_path=str(out), deterministic=True, verbose=cfg.verbose,
-        csv_path=out / CSV_NAME, report=report,
+        make_eval_env(cfg),
+        n_eval_episodes=cfg.eval_episodes,
+        eval_freq=max(1, cfg.eval_freq // cfg.n_envs),
+        log_path=str(out),
+        best_model_save_path=str(out),
+        deterministic=True,
+        verbose=cfg.verbose,
+        csv_path=out / CSV_NAME,
+        report=report,
         history=read_evaluations(out / CSV_NAME, upto=done) if cfg.resume else None,
     )
     if cfg.resume:
@@ -244,8 +274,14 @@ def _restore_evaluations(cb: ReportingEvalCallback, path: Path, *, upto: int) ->
 
 
 def _write_info(
-    cfg: TrainConfig, out: Path, model: MaskablePPO, *, done: int, seconds: float,
-    eval_cb: ReportingEvalCallback | None, interrupted: bool = False,
+    cfg: TrainConfig,
+    out: Path,
+    model: MaskablePPO,
+    *,
+    done: int,
+    seconds: float,
+    eval_cb: ReportingEvalCallback | None,
+    interrupted: bool = False,
 ) -> dict[str, Any]:
     history = eval_cb.history if eval_cb else []
     best = max(history, key=lambda e: e.mean_reward, default=None)  # as best_model.zip is chosen

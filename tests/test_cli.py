@@ -72,8 +72,16 @@ def test_workers_give_the_same_results_as_one_process() -> None:
 
 def test_table_output_has_one_row_per_policy(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(
-        capsys, "evaluate", "--env", "Klondike-v0", "--policy", "random", "--policy", "greedy",
-        "--episodes", "5",
+        capsys,
+        "evaluate",
+        "--env",
+        "Klondike-v0",
+        "--policy",
+        "random",
+        "--policy",
+        "greedy",
+        "--episodes",
+        "5",
     )
     assert code == 0
     rows = [line for line in out.splitlines() if line.startswith("Klondike-v0")]
@@ -180,9 +188,23 @@ def test_greedy_never_picks_an_illegal_action_and_beats_random_on_klondike() -> 
 
 def test_console_script_runs_as_a_module() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "agents.cli", "evaluate", "--env", "Nestor-v0", "--policy", "greedy",
-         "--episodes", "3", "--json"],
-        capture_output=True, text=True, cwd=ROOT, check=True,
+        [
+            sys.executable,
+            "-m",
+            "agents.cli",
+            "evaluate",
+            "--env",
+            "Nestor-v0",
+            "--policy",
+            "greedy",
+            "--episodes",
+            "3",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
     )
     assert json.loads(out.stdout)[0]["games"] == 3
 
@@ -229,8 +251,9 @@ def test_table_shows_full_policy_names_and_the_options_in_effect(
     assert table.splitlines()[2].endswith("draw=3 passes=1 partial_moves=False")
     code, out, _ = run_cli(capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1")
     assert code == 0 and out.splitlines()[2].endswith("deal=dick")
-    code, out, _ = run_cli(capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1",
-                           "--json")
+    code, out, _ = run_cli(
+        capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1", "--json"
+    )
     assert json.loads(out)[0]["options"] == {"deal": "dick"} and json.loads(out)[0]["env_kwargs"] == {}
 
 
@@ -242,9 +265,26 @@ def _children(pid: int) -> list[str]:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc to see the workers")
 def test_ctrl_c_stops_a_multi_worker_evaluation_without_a_traceback() -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agents.cli", "evaluate", "--env", "Louis-v0", "--policy", "greedy",
-         "--episodes", "100000", "--workers", "2", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "agents.cli",
+            "evaluate",
+            "--env",
+            "Louis-v0",
+            "--policy",
+            "greedy",
+            "--episodes",
+            "100000",
+            "--workers",
+            "2",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
     )
     try:
         while len(_children(proc.pid)) < 2 and proc.poll() is None:  # wait for the workers to start

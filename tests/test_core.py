@@ -39,9 +39,7 @@ def test_move_table_refuses_a_move_filed_under_another_kind() -> None:
 
 def test_foundation_row_starts_builds_and_picks_the_leftmost_pile() -> None:
     ace_c, king_c = card(1, 0), card(13, 0)
-    row = FoundationRow(
-        (Pile(SAME_SUIT_UP, frozenset({ace_c})), Pile(SAME_SUIT_DOWN, frozenset({king_c})))
-    )
+    row = FoundationRow((Pile(SAME_SUIT_UP, frozenset({ace_c})), Pile(SAME_SUIT_DOWN, frozenset({king_c}))))
     piles: list[list[int]] = [[], []]
     assert row.first_accepting(piles, ace_c) == 0 and row.first_accepting(piles, king_c) == 1
     assert row.first_accepting(piles, parse_card("2C")) == -1

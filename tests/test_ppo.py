@@ -48,7 +48,8 @@ def test_tiny_config_trains_saves_reloads_and_evaluates(tiny_run: Path) -> None:
     for name in ("final_model.zip", "best_model.zip", "config.yaml", "train_info.json", "evaluations.npz"):
         assert (tiny_run / name).is_file(), name
     assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == [
-        "ppo_128_steps.zip", "ppo_256_steps.zip"
+        "ppo_128_steps.zip",
+        "ppo_256_steps.zip",
     ]
     assert any((tiny_run / "tb").rglob("events.out.tfevents.*"))
     # the resolved config trains again as is
@@ -93,10 +94,16 @@ def test_resume_continues_the_timestep_count(tiny_run: Path, tmp_path: Path) -> 
 
     from sb3_contrib import MaskablePPO
 
-    out = train(load_config(TINY, [
-        f"output_dir={tmp_path}", f"resume={tiny_run / 'checkpoints' / 'ppo_128_steps.zip'}",
-        "total_timesteps=384",
-    ]))
+    out = train(
+        load_config(
+            TINY,
+            [
+                f"output_dir={tmp_path}",
+                f"resume={tiny_run / 'checkpoints' / 'ppo_128_steps.zip'}",
+                "total_timesteps=384",
+            ],
+        )
+    )
     info = json.loads((out / "train_info.json").read_text())
     assert info["resumed_at"] == 128 and info["num_timesteps"] == 384
     assert MaskablePPO.load(out / "final_model.zip", device="cpu").num_timesteps == 384
@@ -104,11 +111,28 @@ def test_resume_continues_the_timestep_count(tiny_run: Path, tmp_path: Path) -> 
 
 
 def test_cli_train_with_overrides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main([
-        "train", TINY, "--set", f"output_dir={tmp_path}", "--set", "total_timesteps=64",
-        "--set", "ppo.n_steps=32", "--set", "ppo.batch_size=32", "--set", "env_kwargs.reserve=open",
-        "--set", "eval_freq=0", "--set", "checkpoint_freq=0", "--set", "ppo.learning_rate=lin_1e-3",
-    ])
+    code = main(
+        [
+            "train",
+            TINY,
+            "--set",
+            f"output_dir={tmp_path}",
+            "--set",
+            "total_timesteps=64",
+            "--set",
+            "ppo.n_steps=32",
+            "--set",
+            "ppo.batch_size=32",
+            "--set",
+            "env_kwargs.reserve=open",
+            "--set",
+            "eval_freq=0",
+            "--set",
+            "checkpoint_freq=0",
+            "--set",
+            "ppo.learning_rate=lin_1e-3",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     resolved = yaml.safe_load((tmp_path / "config.yaml").read_text())
     assert resolved["total_timesteps"] == 64 and resolved["env_kwargs"] == {"reserve": "open"}
@@ -249,8 +273,16 @@ def test_resume_with_another_n_envs_is_refused(
     tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     checkpoint = tiny_run / "checkpoints" / "ppo_128_steps.zip"
-    argv = ["train", TINY, "--set", f"output_dir={tmp_path}", "--set", f"resume={checkpoint}",
-            "--set", "n_envs=4"]
+    argv = [
+        "train",
+        TINY,
+        "--set",
+        f"output_dir={tmp_path}",
+        "--set",
+        f"resume={checkpoint}",
+        "--set",
+        "n_envs=4",
+    ]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
@@ -278,17 +310,35 @@ def test_ctrl_c_during_training_saves_a_model(tmp_path: Path) -> None:
     assert exc.value.path.is_file() and not (tmp_path / "final_model.zip").exists()
     info = json.loads((tmp_path / "train_info.json").read_text())
     assert info["interrupted"] is True and info["num_timesteps"] == 70
-    resumed = train(load_config(TINY, [f"output_dir={tmp_path}", f"resume={exc.value.path}"]),
-                    report=lambda line: None)
+    resumed = train(
+        load_config(TINY, [f"output_dir={tmp_path}", f"resume={exc.value.path}"]), report=lambda line: None
+    )
     info = json.loads((resumed / "train_info.json").read_text())
     assert info["resumed_at"] == 70 and info["num_timesteps"] >= 256  # sb3 finishes its rollout
 
 
 def test_ctrl_c_in_patience_gym_train_exits_with_one_line(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agents.cli", "train", TINY, "--set", f"output_dir={tmp_path}",
-         "--set", "total_timesteps=10000000", "--set", "eval_freq=64", "--set", "checkpoint_freq=0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "agents.cli",
+            "train",
+            TINY,
+            "--set",
+            f"output_dir={tmp_path}",
+            "--set",
+            "total_timesteps=10000000",
+            "--set",
+            "eval_freq=64",
+            "--set",
+            "checkpoint_freq=0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
     )
     try:
         assert proc.stdout is not None

@@ -169,9 +169,7 @@ class ObsLayout:
         return obs[seg.start : seg.stop].reshape(seg.shape)
 
     def describe(self) -> str:
-        return "\n".join(
-            f"[{s.start}:{s.stop}] {s.name} {s.shape}: {s.doc}" for s in self.segments
-        )
+        return "\n".join(f"[{s.start}:{s.stop}] {s.name} {s.shape}: {s.doc}" for s in self.segments)
 
 
 # --------------------------------------------------------------------------------------------

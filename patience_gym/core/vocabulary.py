@@ -32,9 +32,7 @@ class Build:
     _table: tuple[tuple[bool, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        table = tuple(
-            tuple(self._decide(base, c) for c in range(N_KINDS)) for base in range(N_KINDS)
-        )
+        table = tuple(tuple(self._decide(base, c) for c in range(N_KINDS)) for base in range(N_KINDS))
         object.__setattr__(self, "_table", table)
 
     def _decide(self, base: int, c: int) -> bool:
