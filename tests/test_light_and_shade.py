@@ -17,7 +17,7 @@ from agents.heuristics.light_and_shade import heuristic
 from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove, house_rules
 from patience_gym.core.moves import Move
-from patience_gym.games.light_and_shade import TABLE, Kind, LightAndShade
+from patience_gym.games.light_and_shade import PLACES, TABLE, Kind, LightAndShade
 from patience_gym.testing import (
     act,
     action_id,
@@ -301,7 +301,32 @@ def test_the_pack_order_is_not_observed() -> None:
     act(a, "pack -> talon")
     place = a.layout.view(a.observation(), "card_place")
     assert place[a.rivals[0], 4] == 0.5  # 8C: one copy in rival 0
-    assert place[parse_card("7D"), 9] == 0.5 and place[parse_card("6S"), 8] == 0.5  # below, top
+    assert place[parse_card("7D"), 9] == 0.5 and place[parse_card("6S"), 8] == 0.5  # second, top
+
+
+def seen_at(g: LightAndShade, c: str) -> list[str]:
+    """The observation's places, other than the pack, holding a copy of card ``c``, by name."""
+    row = g.layout.view(g.observation(), "card_place")[parse_card(c)]
+    return [PLACES.places[p] for p in np.flatnonzero(row) if PLACES.places[p] != "pack (not visible)"]
+
+
+def test_the_talons_top_three_cards_are_in_the_observation_in_order() -> None:
+    # The render shows the talon's top three cards in order; so must the observation. Two deals
+    # that differ only in the order of the first two cards turned look different once turned.
+    a = game_for("9H KC KD KH", "8C QS QH QD", "7D 6S 5H 8S")
+    b = game_for("9H KC KD KH", "8C QS QH QD", "6S 7D 5H 8S")
+    assert np.array_equal(a.observation(), b.observation()), "still in the pack: hidden"
+    for g in (a, b):
+        for _ in range(3):
+            act(g, "pack -> talon")
+    assert "talon (3): 7D 6S 5H" in a.render() and "talon (3): 6S 7D 5H" in b.render()
+    assert not np.array_equal(a.observation(), b.observation())
+    fan = [["talon top"], ["talon second from top"], ["talon third from top"]]
+    assert [seen_at(a, c) for c in ("5H", "6S", "7D")] == fan
+    act(a, "pack -> talon")  # 8S on top: 7D goes below the top three
+    assert seen_at(a, "8S") == ["talon top"] and seen_at(a, "7D") == ["talon below the top three (seen)"]
+    act(a, "8S talon -> auxiliary 0")  # and comes back into the fan when the top card leaves
+    assert [seen_at(a, c) for c in ("5H", "6S", "7D")] == fan
 
 
 def greedy_choice(g: LightAndShade) -> str:

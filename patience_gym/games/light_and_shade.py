@@ -35,12 +35,13 @@ id      move
 33      re-deal: the talon turned over becomes the pack (only with ``redeals`` > 0)
 ======= ===================================================================
 
-Observation (856 floats; ``layout.describe()`` lists the segments): ``card_place`` holds, per card,
-the copies at each place / 2 (auxiliary 0-3, rival 0-3, talon top, talon below the top, seen when
-turned, foundation, and the pack: only which cards remain, never their order, also after a
-re-deal); ``aux_top`` one-hot of each Auxiliary's top card; ``aux_size``; each foundation's top
-rank and the colour of its ace; the pack and talon sizes; the ``talon_to_auxiliaries`` option;
-``redeals_left`` (always 0 under the book's rule).
+Observation (960 floats; ``layout.describe()`` lists the segments): ``card_place`` holds, per card,
+the copies at each place / 2 (auxiliary 0-3, rival 0-3, talon top, second and third from the top
+(the render shows them in order), the talon below those three (seen when turned), foundation, and
+the pack: only which cards remain, never their order, also after a re-deal); ``aux_top`` one-hot
+of each Auxiliary's top card; ``aux_size``; each foundation's top rank and the colour of its ace;
+the pack and talon sizes; the ``talon_to_auxiliaries`` option; ``redeals_left`` (always 0 under
+the book's rule).
 
 Choices where docs/rules.md is silent (documented, tested):
 
@@ -133,14 +134,17 @@ _RIVAL_TO_AUX = tuple(
 
 # ---- the observation ----------------------------------------------------------------------------
 
-#: Where the copies of each card are.
+#: Where the copies of each card are. The talon's top three cards are shown in order (see
+#: render), so each has a place of its own; the cards below them were seen when turned.
 PLACES = CardPlaces(
     [f"auxiliary {i}" for i in AUX]
     + [f"rival {r}" for r in RIVALS]
-    + ["talon top", "talon below top (seen)", "foundation", "pack (not visible)"],
+    + ["talon top", "talon second from top", "talon third from top", "talon below the top three (seen)"]
+    + ["foundation", "pack (not visible)"],
     n_packs=2,
 )
-_RIVAL, _TALON_TOP, _TALON_BELOW, _FOUNDATION, _PACK = N_AUX, 8, 9, 10, 11
+_RIVAL, _TALON_TOP, _TALON_BELOW, _FOUNDATION, _PACK = N_AUX, 8, 11, 12, 13
+_FAN = 3  # talon cards with a place each: top, second, third (_TALON_TOP + 0, 1, 2)
 
 
 class LightAndShade(Game[Kind]):
@@ -347,9 +351,10 @@ class LightAndShade(Game[Kind]):
         for r, c in enumerate(self.rivals):
             if c != EMPTY:
                 where += PLACES.index(_RIVAL + r, (c,))
-        if self.talon:
-            where += PLACES.index(_TALON_BELOW, self.talon[:-1])
-            where += PLACES.index(_TALON_TOP, self.talon[-1:])
+        talon = self.talon
+        where += PLACES.index(_TALON_BELOW, talon[:-_FAN])
+        for k, c in enumerate(reversed(talon[-_FAN:])):  # talon[-1] at "talon top", then second, third
+            where += PLACES.index(_TALON_TOP + k, (c,))
         o_rank, o_red = self._o_rank, self._o_red
         for f, pile in enumerate(self.foundations):
             idx.extend((o_rank + f, o_red + f))
