@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -87,7 +87,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     * v0: first release.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012 (gymnasium's)
     _spec: EnvSpec | None = None
 
     def __init__(
@@ -180,7 +180,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as ``bool`` (sb3-contrib ``MaskablePPO``'s hook)."""
-        return self._mask.copy()
+        mask: np.ndarray = self._mask.copy()
+        return mask
 
     def describe_action(self, action: int) -> str:
         """The move behind ``action`` in the current position, e.g. ``"7H pile 3 -> foundation"``."""

@@ -9,6 +9,7 @@ never empty while the game is live, and the observation inside ``[0, 1]``.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
 
@@ -16,11 +17,11 @@ from patience_gym.core.cards import card_name, ordered_pack, parse_card
 from patience_gym.core.game import Game, IllegalMove, check_conserved
 
 
-def legal_moves_text(game: Game) -> list[str]:
+def legal_moves_text(game: Game[Any]) -> list[str]:
     return [game.describe(a) for a in game.legal_actions()]
 
 
-def act(game: Game, text: str) -> int:
+def act(game: Game[Any], text: str) -> int:
     """Apply the legal move described as ``text`` (``describe()`` or the table text); return its id.
 
     Raises ``AssertionError`` listing the legal moves when no legal action matches, so a scripted
@@ -35,7 +36,7 @@ def act(game: Game, text: str) -> int:
     return found[0]
 
 
-def action_id(game: Game, text: str) -> int:
+def action_id(game: Game[Any], text: str) -> int:
     """The id whose table text is ``text`` (legal or not)."""
     ids = [a for a, m in enumerate(game.moves) if m.text == text]
     if len(ids) != 1:
@@ -69,7 +70,7 @@ def rest_of_pack(named: list[str], n_packs: int) -> list[str]:
     return rest
 
 
-def check_position(game: Game) -> np.ndarray:
+def check_position(game: Game[Any]) -> np.ndarray:
     """Assert the per-position contract; return the mask."""
     check_conserved(game)
     mask = game.legal_mask()
@@ -103,7 +104,7 @@ def check_position(game: Game) -> np.ndarray:
     return mask
 
 
-def check_rollout(game: Game, rng: np.random.Generator, max_steps: int = 400) -> int:
+def check_rollout(game: Game[Any], rng: np.random.Generator, max_steps: int = 400) -> int:
     """Deal from ``rng`` and play random legal moves, checking every position. Returns steps."""
     game.new_game(rng)
     for step in range(max_steps):
