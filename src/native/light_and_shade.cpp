@@ -1,0 +1,341 @@
+// Light and Shade: the native twin of patience_gym/games/light_and_shade.py (docs/rules.md
+// section 6). Two packs.
+//
+// Same action table (34 ids), observation (960 floats), texts and silent choices as the Python
+// module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <cstring>
+#include <string>
+
+#include "core.hpp"
+
+namespace pg {
+namespace {
+
+constexpr int N_AUX = 4, N_RIVALS = 4, N_FOUND = 8;
+constexpr int N_PACK = 2 * N_KINDS - N_FOUND - N_AUX - N_RIVALS;  // 88
+constexpr int MAX_AUX = 12;                                       // a K down to a 2
+constexpr int MAX_REDEALS = 2;  // the most the (non-book) redeals option allows
+constexpr int EMPTY = -1;       // an empty Rival
+constexpr int WIN_CARDS = 96;
+
+// Action ids (light_and_shade.py: the table kind by kind).
+constexpr int AUX_F0 = 0, RIVAL_A0 = AUX_F0 + N_AUX, TALON_A0 = RIVAL_A0 + N_RIVALS * N_AUX;
+constexpr int TALON_R0 = TALON_A0 + N_AUX, PACK_R0 = TALON_R0 + N_RIVALS, TURN = PACK_R0 + N_RIVALS;
+constexpr int REDEAL = TURN + 1, N_ACTIONS = REDEAL + 1;
+
+// Observation places per card (light_and_shade.py: PLACES): auxiliary 0-3, rival 0-3, then the
+// talon's top three (TALON_TOP + 0, 1, 2), the talon below them, foundation, pack.
+constexpr int P_RIVAL = N_AUX, P_TALON_TOP = 8, P_TALON_BELOW = 11, P_FOUNDATION = 12, P_PACK = 13;
+constexpr int NP = 14, FAN = 3;
+// Offsets in light_and_shade.LightAndShade.LAYOUT order.
+constexpr int O_PLACE = 0;                         // card_place (52, 14)
+constexpr int O_TOP = O_PLACE + N_KINDS * NP;      // aux_top (4, 52)
+constexpr int O_SIZE = O_TOP + N_AUX * N_KINDS;    // aux_size (4,)
+constexpr int O_RANK = O_SIZE + N_AUX;             // foundation_rank (8,)
+constexpr int O_RED = O_RANK + N_FOUND;            // foundation_red (8,)
+constexpr int O_PACK = O_RED + N_FOUND;            // pack_size, talon_size, talon_to_auxiliaries, redeals_left
+constexpr int OBS_SIZE = O_PACK + 4;
+constexpr float COPY = 0.5f;  // one of two copies (core.places.CardPlaces with n_packs=2)
+
+// ALTERNATE_UP (the foundations) and ALTERNATE_DOWN (onto an Auxiliary, core.hpp).
+constexpr bool alternate_up(int base, int c) { return is_red(base) != is_red(c) && rank_of(c) == rank_of(base) + 1; }
+
+enum class Kind { AuxToFoundation, RivalToAux, TalonToAux, TalonToRival, PackToRival, Turn, Redeal };
+struct Move {
+    Kind kind;
+    int src, dst;
+};
+
+constexpr Move move_of(int a) {
+    if (a < RIVAL_A0) return {Kind::AuxToFoundation, a - AUX_F0, -1};
+    if (a < TALON_A0) return {Kind::RivalToAux, (a - RIVAL_A0) / N_AUX, (a - RIVAL_A0) % N_AUX};
+    if (a < TALON_R0) return {Kind::TalonToAux, -1, a - TALON_A0};
+    if (a < PACK_R0) return {Kind::TalonToRival, -1, a - TALON_R0};
+    if (a < TURN) return {Kind::PackToRival, -1, a - PACK_R0};
+    if (a == TURN) return {Kind::Turn, -1, -1};
+    return {Kind::Redeal, -1, -1};
+}
+
+std::string move_text(const Move& m) {
+    const std::string src = std::to_string(m.src), dst = std::to_string(m.dst);
+    switch (m.kind) {
+        case Kind::AuxToFoundation: return "auxiliary " + src + " -> foundation";
+        case Kind::RivalToAux: return "rival " + src + " -> auxiliary " + dst;
+        case Kind::TalonToAux: return "talon -> auxiliary " + dst;
+        case Kind::TalonToRival: return "talon -> rival " + dst;
+        case Kind::PackToRival: return "pack -> rival " + dst;
+        case Kind::Turn: return "pack -> talon";
+        case Kind::Redeal: return "re-deal: talon turned over -> pack";
+    }
+    return "";
+}
+
+class LightAndShade final : public Game {
+public:
+    LightAndShade(bool talon_to_aux, int redeals) : talon_to_aux_(talon_to_aux), redeals_allowed_(redeals) {}
+
+    int n_actions() const override { return N_ACTIONS; }
+    int obs_size() const override { return OBS_SIZE; }
+    int win_cards() const override { return WIN_CARDS; }
+    int n_packs() const override { return 2; }
+
+    // ---- dealing ------------------------------------------------------------------------------
+
+    void deal(const std::vector<int>& pack) override {
+        // cards.take_out: the first copy of each ace C D H S, then the second copies, set out as
+        // the foundations; the rest is dealt in order.
+        std::array<bool, 2 * N_KINDS> taken{};
+        const int n = static_cast<int>(pack.size());
+        for (int f = 0; f < N_FOUND; ++f) {
+            const int ace = card_of(ACE, f % 4);
+            int k = 0;
+            while (taken[k] || pack[k] != ace) ++k;
+            taken[k] = true;
+            found_[f].clear();
+            found_[f].push(ace);
+        }
+        int dealt = 0;
+        std::array<std::int8_t, 2 * N_KINDS> rest{};
+        for (int k = 0; k < n; ++k)
+            if (!taken[k]) rest[dealt++] = static_cast<std::int8_t>(pack[k]);
+        for (int i = 0; i < N_AUX; ++i) {
+            aux_[i].clear();
+            aux_[i].push(rest[i]);
+        }
+        for (int r = 0; r < N_RIVALS; ++r) rivals_[r] = rest[N_AUX + r];
+        pack_.clear();
+        for (int k = dealt - 1; k >= N_AUX + N_RIVALS; --k) pack_.push(rest[k]);  // back() turns next
+        talon_.clear();
+        redeals_left_ = redeals_allowed_;
+    }
+
+    // ---- the rules (light_and_shade.py: _foundation_for, _aux_takes_from_rivals, ...) ---------
+
+    // The leftmost foundation that accepts c, or -1 (a foundation is never empty: its ace).
+    int foundation_for(int c) const {
+        for (int f = 0; f < N_FOUND; ++f)
+            if (alternate_up(found_[f].back(), c)) return f;
+        return -1;
+    }
+
+    // Does Auxiliary a take Rival card c: one lower than its top in the other colour, or any
+    // card into it when empty.
+    bool aux_takes_from_rivals(int a, int c) const {
+        const auto& pile = aux_[a];
+        return pile.empty() || alternate_down(pile.back(), c);
+    }
+
+    // Does Auxiliary a take talon card c: by the same rule, never into an empty one, and only
+    // under talon_to_auxiliaries.
+    bool aux_takes_from_talon(int a, int c) const {
+        const auto& pile = aux_[a];
+        return talon_to_aux_ && !pile.empty() && alternate_down(pile.back(), c);
+    }
+
+    bool rival_open(int r) const { return rivals_[r] == EMPTY; }
+    bool may_turn() const { return !pack_.empty(); }
+    bool may_redeal() const { return redeals_left_ > 0 && pack_.empty() && !talon_.empty(); }
+
+    bool is_legal(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Turn: return may_turn();
+            case Kind::AuxToFoundation: return !aux_[m.src].empty() && foundation_for(aux_[m.src].back()) >= 0;
+            case Kind::RivalToAux: {
+                const int c = rivals_[m.src];
+                return c != EMPTY && aux_takes_from_rivals(m.dst, c);
+            }
+            case Kind::TalonToAux: return !talon_.empty() && aux_takes_from_talon(m.dst, talon_.back());
+            case Kind::TalonToRival: return !talon_.empty() && rival_open(m.dst);
+            case Kind::PackToRival: return may_turn() && rival_open(m.dst);
+            case Kind::Redeal: return may_redeal();
+        }
+        return false;
+    }
+
+    // As LightAndShade.legal_mask: the rules of is_legal, place by place.
+    void legal_mask(std::uint8_t* out) const override {
+        std::memset(out, 0, N_ACTIONS);
+        for (int i = 0; i < N_AUX; ++i)
+            if (!aux_[i].empty()) out[AUX_F0 + i] = foundation_for(aux_[i].back()) >= 0;
+        for (int r = 0; r < N_RIVALS; ++r) {
+            if (rival_open(r)) {
+                out[TALON_R0 + r] = !talon_.empty();
+                out[PACK_R0 + r] = may_turn();
+                continue;
+            }
+            for (int a = 0; a < N_AUX; ++a) out[RIVAL_A0 + N_AUX * r + a] = aux_takes_from_rivals(a, rivals_[r]);
+        }
+        if (!talon_.empty()) {
+            const int tc = talon_.back();
+            for (int a = 0; a < N_AUX; ++a) out[TALON_A0 + a] = aux_takes_from_talon(a, tc);
+        }
+        out[TURN] = may_turn();
+        out[REDEAL] = may_redeal();
+    }
+
+    void apply(int a) override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Turn: talon_.push(pack_.pop()); return;
+            case Kind::AuxToFoundation: {
+                const int c = aux_[m.src].pop();
+                found_[foundation_for(c)].push(c);
+                return;
+            }
+            case Kind::RivalToAux:
+                aux_[m.dst].push(rivals_[m.src]);
+                rivals_[m.src] = EMPTY;
+                return;
+            case Kind::TalonToAux: aux_[m.dst].push(talon_.pop()); return;
+            case Kind::TalonToRival: rivals_[m.dst] = static_cast<std::int8_t>(talon_.pop()); return;
+            case Kind::PackToRival: rivals_[m.dst] = static_cast<std::int8_t>(pack_.pop()); return;
+            case Kind::Redeal:
+                // turned over (Python's talon[::-1]): the first card turned is turned first again
+                pack_.clear();
+                for (int k = talon_.size() - 1; k >= 0; --k) pack_.push(talon_[k]);
+                talon_.clear();
+                --redeals_left_;
+                return;
+        }
+    }
+
+    // ---- reading the state --------------------------------------------------------------------
+
+    int foundation_cards() const override {
+        int n = 0;
+        for (const auto& p : found_) n += p.size();
+        return n - N_FOUND;
+    }
+
+    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
+    void extra_values(std::int64_t* out) const override { out[0] = redeals_left_; }
+
+    // light_and_shade.py: moving_card.
+    std::string describe(int a) const override {
+        const Move m = move_of(a);
+        int c = -1;
+        switch (m.kind) {
+            case Kind::AuxToFoundation: c = aux_[m.src].empty() ? -1 : aux_[m.src].back(); break;
+            case Kind::RivalToAux: c = rivals_[m.src]; break;
+            case Kind::TalonToAux:
+            case Kind::TalonToRival: c = talon_.empty() ? -1 : talon_.back(); break;
+            case Kind::PackToRival:
+            case Kind::Turn:
+            case Kind::Redeal: break;  // the pack's next card is face down
+        }
+        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
+    }
+
+    void observe(float* out) const override {
+        // card_place: each copy adds 0.5 at its place (CardPlaces.write's np.add.at).
+        auto place = [out](int c, int p) { out[O_PLACE + c * NP + p] += COPY; };
+        for (int i = 0; i < N_AUX; ++i) {
+            const auto& pile = aux_[i];
+            for (int k = 0; k < pile.size(); ++k) place(pile[k], i);
+            if (!pile.empty()) out[O_TOP + N_KINDS * i + pile.back()] = 1.0f;
+            out[O_SIZE + i] = static_cast<float>(pile.size() / double(MAX_AUX));
+        }
+        for (int r = 0; r < N_RIVALS; ++r)
+            if (rivals_[r] != EMPTY) place(rivals_[r], P_RIVAL + r);
+        const int top = talon_.size() - 1;
+        for (int k = 0; k < talon_.size(); ++k) {
+            const int above = top - k;  // 0: top, 1: second, 2: third, then "below"
+            place(talon_[k], above < FAN ? P_TALON_TOP + above : P_TALON_BELOW);
+        }
+        for (int f = 0; f < N_FOUND; ++f) {
+            const auto& pile = found_[f];
+            out[O_RANK + f] = static_cast<float>(rank_of(pile.back()) / 13.0);
+            out[O_RED + f] = is_red(pile[0]) ? 1.0f : 0.0f;
+            for (int k = 0; k < pile.size(); ++k) place(pile[k], P_FOUNDATION);
+        }
+        for (int k = 0; k < pack_.size(); ++k) place(pack_[k], P_PACK);
+        float* o = out + O_PACK;
+        *o++ = static_cast<float>(pack_.size() / double(N_PACK));
+        *o++ = static_cast<float>(talon_.size() / double(N_PACK));
+        *o++ = talon_to_aux_ ? 1.0f : 0.0f;
+        *o = static_cast<float>(redeals_left_ / double(MAX_REDEALS));
+    }
+
+    std::string render() const override {
+        std::string s = "Light and Shade";
+        if (!talon_to_aux_) s += "  talon to Rivals only";
+        if (redeals_allowed_) s += "  re-deals left " + std::to_string(redeals_left_) + " (not the book's rule)";
+        s += "  on foundations: " + std::to_string(foundation_cards()) + "/96";
+        s += "\nfoundations:";
+        for (const auto& p : found_) s += " " + card_name(p.back());
+        for (int i = 0; i < N_AUX; ++i) {
+            s += "\nauxiliary " + std::to_string(i) + ": ";
+            const auto& pile = aux_[i];
+            if (pile.empty()) s += "(empty)";
+            for (int k = 0; k < pile.size(); ++k) s += (k ? " " : "") + card_name(pile[k]);
+        }
+        s += "\nrivals:";
+        for (int c : rivals_) s += " " + (c != EMPTY ? card_name(c) : std::string("--"));
+        s += "\npack: " + std::to_string(pack_.size()) + " cards   talon (" + std::to_string(talon_.size()) + "): ";
+        if (talon_.empty()) {
+            s += "(empty)";
+        } else {
+            const int from = talon_.size() > 3 ? talon_.size() - 3 : 0;
+            for (int k = from; k < talon_.size(); ++k) s += (k > from ? " " : "") + card_name(talon_[k]);
+        }
+        return s;
+    }
+
+    std::vector<int> cards_in_play() const override {
+        std::vector<int> cards;
+        for (const auto& p : aux_)
+            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        for (int c : rivals_)
+            if (c != EMPTY) cards.push_back(c);
+        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
+        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
+        for (const auto& p : found_)
+            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        return cards;
+    }
+
+    std::string state_key() const override {
+        std::string key;
+        for (const auto& p : aux_) key_put(key, p);
+        for (int c : rivals_) key_put(key, c);
+        key_put(key, pack_);
+        key_put(key, talon_);
+        for (const auto& p : found_) key_put(key, p);
+        key_put(key, redeals_left_);
+        return key;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<LightAndShade>(*this); }
+    std::size_t bytes() const override { return sizeof(*this); }
+
+private:
+    // configuration
+    bool talon_to_aux_;
+    int redeals_allowed_;
+    // position (light_and_shade.py STATE)
+    std::array<Stack<MAX_AUX>, N_AUX> aux_{};
+    std::array<std::int8_t, N_RIVALS> rivals_{};  // EMPTY: an empty Rival
+    Stack<N_PACK> pack_;                          // back() is the next card turned (Python's pack[-1])
+    Stack<N_PACK> talon_;
+    std::array<Stack<13>, N_FOUND> found_{};  // an ace up to a king
+    int redeals_left_ = 0;
+};
+
+}  // namespace
+
+// Options in LightAndShade.OPTIONS order: talon_to_auxiliaries (0/1), redeals (0, 1 or 2).
+std::unique_ptr<Game> make_light_and_shade(const std::vector<std::int64_t>& options) {
+    require_options("LightAndShade", options, 2);
+    const auto talon_to_aux = options[0], redeals = options[1];
+    if (talon_to_aux != 0 && talon_to_aux != 1)
+        throw std::invalid_argument("LightAndShade: talon_to_auxiliaries must be 0 or 1");
+    if (redeals < 0 || redeals > MAX_REDEALS) throw std::invalid_argument("LightAndShade: redeals must be 0, 1 or 2");
+    return std::make_unique<LightAndShade>(talon_to_aux == 1, static_cast<int>(redeals));
+}
+
+namespace {
+[[maybe_unused]] const bool registered = register_game("LightAndShade", make_light_and_shade);
+}  // namespace
+
+}  // namespace pg
