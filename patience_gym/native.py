@@ -41,8 +41,9 @@ __all__ = [
 
 #: The engines ``PatienceEnv(engine=...)`` accepts.
 ENGINES = ("native", "python")
-#: The engine used when none is named. "native" once every variant has a native port.
-DEFAULT_ENGINE = "python"
+#: The engine used when none is named: the native one, which plays every variant (a checkout
+#: whose extension could not be built falls back to the Python rules core; see native_available).
+DEFAULT_ENGINE = "native"
 
 #: Info extras that are texts: C++ reports the index into this tuple (per Python class name).
 EXTRA_TEXTS: dict[str, dict[str, tuple[str, ...]]] = {"Louis": {"phase": _LOUIS_PHASES}}
@@ -54,6 +55,7 @@ try:  # the compiled module is optional at import time: a clear error comes on f
 except ImportError as exc:  # pragma: no cover - depends on the build
     _native = None
     _IMPORT_ERROR = exc
+    DEFAULT_ENGINE = "python"
 
 
 def native_available() -> bool:
@@ -210,6 +212,19 @@ class NativeGame(Game[Any]):
         new._mirrored = 0
         return new
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as what rebuilds it: the class, the options, the pack and the moves since."""
+        pack = getattr(self, "_pack", None)
+        return (_rebuild, (self.PYTHON, dict(self.options), pack, list(self._history)))
+
+    def __getattr__(self, name: str) -> Any:
+        """Attributes of the Python rules core (``game.talon``, ``game.foundations`` ...) are read
+        from the Python twin, so code written for either engine reads the same position. Called
+        only for names the native game does not have itself: never on the hot path."""
+        if name.startswith("_") or "_c" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(self.reference(), name)
+
     # ---- the Python twin -------------------------------------------------------------------------
 
     def reference(self) -> Game[Any]:
@@ -228,6 +243,19 @@ class NativeGame(Game[Any]):
             self._mirror.apply(a)
         self._mirrored = len(self._history)
         return self._mirror
+
+
+def _rebuild(
+    py: type[Game[Any]], options: dict[str, Any], pack: list[int] | None, history: list[int]
+) -> NativeGame:
+    """A native game from what :meth:`NativeGame.__reduce__` kept (pickle, deepcopy)."""
+    game = native_class(py)(**options)
+    if pack is not None:
+        game.initial_pack = tuple(pack)
+        game.deal(list(pack))
+        for a in history:
+            game.apply(a)
+    return game
 
 
 _CLASSES: dict[type[Game[Any]], type[NativeGame]] = {}

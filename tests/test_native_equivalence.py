@@ -356,3 +356,17 @@ def _mask(g: Any) -> np.ndarray:
     m = np.zeros(g.n_actions, dtype=bool)
     g.legal_mask(m)
     return m
+
+
+def test_the_native_engine_is_built_and_the_default() -> None:
+    """CI builds the extension (scripts/setup.sh); a checkout without it would fall back to the
+    Python engine, which this test refuses to let pass unnoticed."""
+    import os
+
+    from patience_gym.native import DEFAULT_ENGINE, native_available, native_games
+
+    if os.environ.get("PATIENCE_GYM_NO_NATIVE") == "1":
+        pytest.skip("PATIENCE_GYM_NO_NATIVE=1: the native engine was left out on purpose")
+    assert native_available(), "patience_gym._native is not built: pip install -e . with a C++ compiler"
+    assert DEFAULT_ENGINE == "native"
+    assert native_games() == {v.game.__name__ for v in VARIANTS}
