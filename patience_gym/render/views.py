@@ -49,7 +49,10 @@ def view_of(game_class: type[G]) -> Callable[[Callable[[G], TableView]], Callabl
 
 
 def table_view(game: Game[Any]) -> TableView:
-    """The view of ``game``'s current position."""
+    """The view of ``game``'s current position (a native game is drawn from its Python twin)."""
+    from patience_gym.native import reference
+
+    game = reference(game)
     try:
         fn = VIEWS[type(game)]
     except KeyError:
