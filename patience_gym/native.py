@@ -223,7 +223,8 @@ class NativeGame(Game[Any]):
         only for names the native game does not have itself: never on the hot path."""
         if name.startswith("_") or "_c" not in self.__dict__:
             raise AttributeError(name)
-        return getattr(self.reference(), name)
+        # before the first deal only the configuration exists: the template holds it
+        return getattr(self.reference() if "_pack" in self.__dict__ else self._template, name)
 
     # ---- the Python twin -------------------------------------------------------------------------
 
