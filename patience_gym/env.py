@@ -121,7 +121,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         self.action_space = spaces.Discrete(self.game.n_actions)
         self.observation_space = spaces.Box(0.0, 1.0, (self.layout.size,), np.float32)
         self._mask = np.zeros(self.game.n_actions, dtype=bool)
-        self._obs = np.zeros(self.layout.size, dtype=np.float32)
+        self._obs_size = self.layout.size
         self._live = False
         self._won = False
         self._dealt = False  # step, render and describe_action need a reset first
@@ -147,7 +147,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         self._to_win = max(1, self.game.win_cards - self.game.foundation_cards)
         self._dealt = True
         self._refresh(won=self.game.won)
-        return self._obs.copy(), self._info(illegal=False)
+        return self._observation(), self._info(illegal=False)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         # A float or a bool is refused, never truncated to a move; a plain int skips the checks.
@@ -155,14 +155,14 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         if not self._live:  # the game is over (won, lost, or dealt with no move at all)
             if not self._dealt:
                 raise ResetNeeded("call reset() before step()")
-            return self._obs.copy(), 0.0, True, False, self._info(illegal=False)
+            return self._observation(), 0.0, True, False, self._info(illegal=False)
         if not (0 <= a < self.game.n_actions and self._mask[a]):
-            return self._obs.copy(), self.illegal_reward, False, False, self._info(illegal=True)
+            return self._observation(), self.illegal_reward, False, False, self._info(illegal=True)
         outcome = self.game.apply(a)  # what changed: the reward and the end follow from it alone
         self._refresh(won=outcome.won)
         won_mode = self.reward_mode == "win"
         reward = (1.0 if outcome.won else 0.0) if won_mode else outcome.gained / self._to_win
-        return self._obs.copy(), reward, not self._live, False, self._info(illegal=False)
+        return self._observation(), reward, not self._live, False, self._info(illegal=False)
 
     def render(self) -> str | np.ndarray | None:
         self._require_reset("render")
@@ -240,15 +240,19 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         self._won = won
         self._mask = np.zeros(self.game.n_actions, dtype=bool) if won else self.game.legal_mask()
         self._live = not self.game.is_over(self._mask)
-        obs = np.zeros(self.layout.size, dtype=np.float32)
+
+    def _observation(self) -> np.ndarray:
+        """A fresh observation of the position: the env keeps no reference to what it hands out,
+        so a caller writing into one changes nothing the env returns later."""
+        obs = np.zeros(self._obs_size, dtype=np.float32)
         self.game.observe(obs)
-        self._obs = obs
+        return obs
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         info: dict[str, Any] = {
             "won": self._won,
             "foundation_cards": self.game.foundation_cards,
-            "action_mask": self._mask.astype(np.int8),
+            "action_mask": self._mask.view(np.int8).copy(),  # bool and int8 share their bytes
             "illegal_action": illegal,
         }
         info.update(self.game.extra_info())

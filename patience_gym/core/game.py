@@ -16,7 +16,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -33,9 +33,9 @@ class IllegalMove(ValueError):
     """Raised by :meth:`Game.apply` for an action the rules do not allow now."""
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What one applied move changed: cards newly on the foundations, and whether it won."""
+class Outcome(NamedTuple):
+    """What one applied move changed: cards newly on the foundations, and whether it won.
+    (A named tuple: it is made on every step, and costs a third of a frozen dataclass.)"""
 
     gained: int
     won: bool
