@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.core.cards import NAME, parse_card
+from agents.heuristics.klondike import heuristic
+from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
-from patience_gym.games.klondike import PLACES, Klondike
-from patience_gym.testing import act, action_id, check_position, legal_moves_text
+from patience_gym.core.moves import Move
+from patience_gym.games.klondike import PLACES, TABLE, Kind, Klondike
+from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
 
 DATA = Path(__file__).parent / "data"
 
@@ -24,16 +26,12 @@ DATA = Path(__file__).parent / "data"
 def klondike_deck(piles: list[str], stock: str = "") -> list[str]:
     """A pack that deals ``piles`` (pile i: i+1 cards, bottom first) and turns ``stock`` first.
 
-    Cards not named go to the end of the stock in A..K, C D H S order.
+    Cards not named go to the end of the stock in A..K, C D H S order (:func:`rest_of_pack`).
     """
-    rows = [p.split() for p in piles]
+    rows = [deck(p) for p in piles]
     assert [len(r) for r in rows] == list(range(1, 8)), "pile i holds i+1 cards"
-    pack = [rows[i][row] for row in range(7) for i in range(row, 7)]
-    pack += stock.split()
-    rest = [NAME[c] for c in range(52) if NAME[c] not in pack]
-    pack += rest
-    assert len(set(pack)) == 52, "a card is named twice"
-    return pack
+    pack = [rows[i][row] for row in range(7) for i in range(row, 7)] + deck(stock)
+    return pack + rest_of_pack(pack, 1)
 
 
 # A deal with a lot to test: a four-card face-up build can only be made by play, so most
@@ -85,7 +83,7 @@ def test_aces_start_foundations_and_build_up_in_suit() -> None:
     assert "2S pile 3 -> foundation" not in legal_moves_text(g), "a two needs its ace first"
     act(g, "AS pile 2 -> foundation")
     act(g, "2S pile 3 -> foundation")
-    assert g.foundations == [0, 0, 0, 2]
+    assert g.foundations == [[], [], [], [parse_card("AS"), parse_card("2S")]]
     assert not g.is_legal(action_id(g, "pile 6 -> foundation")), "2H may not go on the spades"
 
 
@@ -120,7 +118,7 @@ def _two_card_build() -> Klondike:
     """Play QS onto KH: pile 0 becomes the face-up build KH QS, pile 1 turns up 3C."""
     g = game_for()
     act(g, "QS pile 1 -> pile 0")
-    assert g.down[0] == 0 and [NAME[c] for c in g.piles[0]] == ["KH", "QS"]
+    assert g.down[0] == 0 and names(g.piles[0]) == ["KH", "QS"]
     assert NAME[g.piles[1][-1]] == "3C" and g.down[1] == 0
     return g
 
@@ -142,7 +140,7 @@ def _three_card_build(**options: object) -> Klondike:
     g = game_for(PILES_KD, "JC", **options)
     act(g, "QS pile 1 -> pile 0")
     act(g, "JD pile 4 -> pile 0")
-    assert g.down[0] == 0 and [NAME[c] for c in g.piles[0]] == ["KH", "QS", "JD"]
+    assert g.down[0] == 0 and names(g.piles[0]) == ["KH", "QS", "JD"]
     return g
 
 
@@ -157,26 +155,47 @@ def test_whole_build_moves_together_or_not_at_all() -> None:
 
 
 def test_whole_build_moves_as_one_into_a_space() -> None:
-    g = game_for(["AC", "3C QS", "4C 4D KD", "5C 5D 5H 2S", "6C 6D 6H 6S JD",
-                  "7C 7D 7H 7S 8C TC", "8D 8H 8S 9C 9D 9H 2H"], "")
+    g = game_for(
+        [
+            "AC",
+            "3C QS",
+            "4C 4D KD",
+            "5C 5D 5H 2S",
+            "6C 6D 6H 6S JD",
+            "7C 7D 7H 7S 8C TC",
+            "8D 8H 8S 9C 9D 9H 2H",
+        ],
+        "",
+    )
     act(g, "QS pile 1 -> pile 2")
     act(g, "JD pile 4 -> pile 2")  # pile 2: ## ## KD QS JD
     act(g, "AC pile 0 -> foundation")
     act(g, "KD pile 2 -> pile 0")
-    assert [NAME[c] for c in g.piles[0]] == ["KD", "QS", "JD"] and g.down[2] == 1
+    assert names(g.piles[0]) == ["KD", "QS", "JD"] and g.down[2] == 1
 
 
 @pytest.mark.parametrize("partial", [False, True])
 def test_a_whole_pile_never_moves_into_a_space(partial: bool) -> None:
-    g = game_for(["KD", "AC QS", "4C 4D KS", "5C 5D 5H QH", "6C 6D 6H 6S JD",
-                  "7C 7D 7H 7S 8C TC", "8D 8H 8S 9C 9D 9H 2H"], "", partial_moves=partial)
+    g = game_for(
+        [
+            "KD",
+            "AC QS",
+            "4C 4D KS",
+            "5C 5D 5H QH",
+            "6C 6D 6H 6S JD",
+            "7C 7D 7H 7S 8C TC",
+            "8D 8H 8S 9C 9D 9H 2H",
+        ],
+        "",
+        partial_moves=partial,
+    )
     act(g, "QS pile 1 -> pile 0")  # pile 0: KD QS, nothing beneath; pile 1 turns up AC
     act(g, "AC pile 1 -> foundation")  # pile 1 is empty
     # KD QS is the whole of pile 0: moving it would only swap two piles' places
     assert not g.is_legal(action_id(g, "pile 0 -> pile 1"))
     assert g.is_legal(action_id(g, "pile 2 -> pile 1")), "KS has face-down cards beneath it"
     act(g, "KS pile 2 -> pile 1")
-    assert [NAME[c] for c in g.piles[1]] == ["KS"] and NAME[g.piles[2][-1]] == "4D"
+    assert names(g.piles[1]) == ["KS"] and NAME[g.piles[2][-1]] == "4D"
     assert not g.is_legal(action_id(g, "pile 1 -> pile 0"))
 
 
@@ -185,14 +204,21 @@ def test_partial_moves_option_lets_any_run_move() -> None:
     a = action_id(g, "pile 0 -> pile 2")
     assert g.is_legal(a) and g.describe(a) == "QS pile 0 -> pile 2"
     act(g, "QS pile 0 -> pile 2")
-    assert [NAME[c] for c in g.piles[0]] == ["KH"]
-    assert [NAME[c] for c in g.piles[2][-3:]] == ["KD", "QS", "JD"]
+    assert names(g.piles[0]) == ["KH"]
+    assert names(g.piles[2][-3:]) == ["KD", "QS", "JD"]
 
 
 def test_last_card_alone_may_go_to_a_foundation() -> None:
     g = game_for(
-        ["KH", "3C QS", "4C 4D AS", "5C 5D 5H 3H", "6C 6D 6H 6S JD", "7C 7D 7H 7S 8C TC",
-         "8D 8H 8S 9C 9D 9H 2H"],
+        [
+            "KH",
+            "3C QS",
+            "4C 4D AS",
+            "5C 5D 5H 3H",
+            "6C 6D 6H 6S JD",
+            "7C 7D 7H 7S 8C TC",
+            "8D 8H 8S 9C 9D 9H 2H",
+        ],
         "AH",
     )
     act(g, "stock -> talon")
@@ -201,13 +227,20 @@ def test_last_card_alone_may_go_to_a_foundation() -> None:
     act(g, "QS pile 1 -> pile 0")
     act(g, "JD pile 4 -> pile 0")  # pile 0: KH QS JD (a build of three)
     act(g, "3H pile 3 -> foundation")
-    assert g.foundations[2] == 3
+    assert names(g.foundations[2]) == ["AH", "2H", "3H"]
 
 
 def test_empty_pile_takes_only_a_king_or_king_build() -> None:
     g = game_for(
-        ["AC", "3C QS", "4C 4D KD", "5C 5D 5H QH", "6C 6D 6H 6S JD", "7C 7D 7H 7S 8C TC",
-         "8D 8H 8S 9C 9D 9H 2H"],
+        [
+            "AC",
+            "3C QS",
+            "4C 4D KD",
+            "5C 5D 5H QH",
+            "6C 6D 6H 6S JD",
+            "7C 7D 7H 7S 8C TC",
+            "8D 8H 8S 9C 9D 9H 2H",
+        ],
         "",
     )
     act(g, "AC pile 0 -> foundation")
@@ -216,7 +249,7 @@ def test_empty_pile_takes_only_a_king_or_king_build() -> None:
     assert not g.is_legal(action_id(g, "pile 3 -> pile 0"))
     assert g.is_legal(action_id(g, "pile 2 -> pile 0"))
     act(g, "KD pile 2 -> pile 0")
-    assert [NAME[c] for c in g.piles[0]] == ["KD"] and NAME[g.piles[2][-1]] == "4D"
+    assert names(g.piles[0]) == ["KD"] and NAME[g.piles[2][-1]] == "4D"
 
 
 def test_stock_is_gone_through_once_by_default() -> None:
@@ -235,7 +268,7 @@ def test_more_passes_turn_the_talon_over_without_shuffling() -> None:
     turn = action_id(g, "stock -> talon")
     for _ in range(24):
         g.apply(turn)
-    first_pass = [NAME[c] for c in g.talon]
+    first_pass = names(g.talon)
     assert g.describe(turn) == "talon turned over -> stock (new pass)"
     g.apply(turn)
     assert g.talon == [] and len(g.stock) == 24
@@ -258,7 +291,7 @@ def test_unlimited_passes() -> None:
 def test_draw_three_turns_three_and_only_the_top_is_available() -> None:
     g = game_for(draw=3, stock="JC 9S AD TH 3S")
     act(g, "stock -> talon")
-    assert [NAME[c] for c in g.talon] == ["JC", "9S", "AD"]
+    assert names(g.talon) == ["JC", "9S", "AD"]
     assert g.describe(action_id(g, "talon -> foundation")) == "AD talon -> foundation"
     act(g, "AD talon -> foundation")
     assert NAME[g.talon[-1]] == "9S"
@@ -268,7 +301,8 @@ def test_counter_score_in_info() -> None:
     env = gym.make("patience_gym/Klondike-v0")
     _, info = env.reset(options={"deck": klondike_deck(PILES, STOCK)})
     assert info["counter_score"] == -52
-    a = action_id(env.unwrapped.game, "pile 2 -> foundation")
+    game: Klondike = env.unwrapped.game  # type: ignore[attr-defined]
+    a = action_id(game, "pile 2 -> foundation")
     _, reward, _, _, info = env.step(a)
     assert info["counter_score"] == -47 and info["foundation_cards"] == 1
     assert reward == pytest.approx(1 / 52)
@@ -291,7 +325,7 @@ def test_hidden_cards_never_reach_the_observation() -> None:
 def places(g: Klondike, *cards: str) -> list[str]:
     """The observation's place of each card, by name."""
     grid = g.layout.view(g.observation(), "card_place")
-    return [PLACES[int(np.argmax(grid[parse_card(c)]))] for c in cards]
+    return [PLACES.places[int(np.argmax(grid[parse_card(c)]))] for c in cards]
 
 
 @pytest.mark.parametrize("draw", [1, 3])
@@ -327,7 +361,7 @@ def test_mask_is_exact_on_the_scenario_positions() -> None:
 
 def test_options_reach_the_game_through_make() -> None:
     env = gym.make("patience_gym/Klondike-v0", draw=3, passes=None, partial_moves=True)
-    g = env.unwrapped.game
+    g: Klondike = env.unwrapped.game  # type: ignore[attr-defined]
     assert (g.draw, g.passes, g.partial) == (3, None, True)
     for bad in ({"draw": 2}, {"passes": 0}, {"passes": 1.5}, {"partial_moves": "yes"}, {"draw": True}):
         with pytest.raises(ValueError, match=next(iter(bad))):
@@ -340,15 +374,41 @@ def test_a_fixed_deal_and_move_list_win() -> None:
     env.reset(options={"deck": record["deck"].split()})
     total = 0.0
     for i, text in enumerate(record["moves"]):
-        game = env.unwrapped.game
+        game: Klondike = env.unwrapped.game  # type: ignore[attr-defined]
         assert not game.won
         a = act(game.clone(), text)  # finds the action id, checks it is legal
         _, r, term, trunc, info = env.step(a)
-        total += r
+        total += float(r)
         assert term == (i == len(record["moves"]) - 1)
     assert info["won"] is True and term and not trunc
     assert total == pytest.approx(1.0) and info["counter_score"] == 208
     assert not info["action_mask"].any()
+
+
+def test_the_action_table_is_read_off_by_kind() -> None:
+    assert [TABLE.first[k] for k in Kind] == [0, 1, 8, 15, 16] and len(TABLE) == 58
+    assert TABLE.ids(Kind.PILE_TO_FOUNDATION) == range(1, 8) and TABLE.ids(Kind.PILE_TO_PILE) == range(16, 58)
+    assert TABLE[TABLE.first[Kind.PILE_TO_PILE] + 6 * 3 + 4].text == "pile 3 -> pile 5"  # j skips i
+    assert all(TABLE[a].dst == a - 8 for a in TABLE.ids(Kind.TALON_TO_PILE))
+
+
+def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_pile_move() -> None:
+    g = game_for()
+    before = g.state_key()
+    with pytest.raises(AssertionError):
+        g._apply(Move("pile_p", 1, 0))  # type: ignore[arg-type]  # a string, not Kind.PILE_TO_PILE
+    assert g.state_key() == before
+
+
+def test_greedy_heuristic_reads_counts_of_hidden_cards_only() -> None:
+    # foundation cards first (10 each), then face-down cards (-5 each), then stock and talon
+    a = game_for()
+    piles = list(PILES)
+    piles[6] = "9H 8H 8S 9C 9D 8D 2H"  # the same face-up card, face-down cards shuffled
+    b = game_for(piles)
+    assert heuristic(a) == heuristic(b) == -5.0 * 21 - 0.5 * 24
+    act(a, "AS pile 2 -> foundation")  # one foundation card, one card turned up
+    assert heuristic(a) == 10.0 - 5.0 * 20 - 0.5 * 24
 
 
 def test_parse_card_rejects_bad_names() -> None:

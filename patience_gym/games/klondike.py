@@ -1,11 +1,11 @@
 """Klondike ("Canfield or Klondike", Cadogan; docs/rules.md section 1). One pack.
 
-Layout: 7 tableau piles dealt as a staircase (pile i gets i+1 cards, its last face up), the other
-24 cards form the stock. Foundations build up in suit from the aces; the tableau builds down in
-alternating colours; the face-up cards at the end of a pile move together (the whole build) unless
-``partial_moves=True``; only kings (or king-headed builds) fill an empty pile; an ace is never put
-on a two. The stock is turned ``draw`` cards at a time onto the talon and gone through ``passes``
-times (``None``: without limit).
+Rules in brief. Seven piles are dealt as a staircase (pile i: i+1 cards, the last face up), the
+other 24 cards are the stock. Foundations build up in suit from the aces; piles build down in
+alternating colours, never an ace on a two; a pile's face-up cards move together unless
+``partial_moves=True``; only a king or a king-headed build fills an empty pile; a face-down card
+left last turns up. The stock is turned ``draw`` cards at a time onto the talon (its top card is
+available), ``passes`` times (``None``: without limit). Won with all 52 cards on the foundations.
 
 Action table (58 ids, fixed for every option):
 
@@ -24,79 +24,115 @@ id     move
 A pile-to-pile move names no card: on a non-empty pile only one card of a build can fit (one rank
 lower, other colour), and a king can only head a build, so ``(i, j)`` fixes the move.
 
-Observation (690 floats): ``card_place`` (52, 13), a one-hot place per card: face up in pile
-0..6, foundation, talon top, second and third from the top (fanned, so their order is seen, as
-the render shows), below those three (seen when turned), or not visible; then face-down counts,
-foundation heights, stock and talon sizes and passes left.
+Observation segments (``layout.describe()``, 690 floats): ``card_place`` (52, 13), one place per
+card: face up in pile 0-6, foundation, talon top, second and third from the top (fanned, so their
+order is seen, as the render shows), below those three (seen when turned), or not visible (face
+down, or in the stock); then ``face_down`` (7,) / 6, ``foundation`` (4,) / 13, ``stock_size`` and
+``talon_size`` / 24, ``passes_left`` (new passes still allowed / (passes - 1); 1 when unlimited).
 
-Choices where the texts are silent (documented, tested):
+Choices where docs/rules.md is silent (documented there, tested):
 
 - A king-headed build that already lies at the bottom of its pile may not move into another
-  empty pile. The move would only swap two piles' places: the position is the same game, and
-  allowing it would let every stuck game shuffle a king between spaces until the step limit
-  instead of ending as lost (every allowed action must change the state; OpenSpiel and
-  Solvitaire leave the move out too).
-- A new pass costs an action of its own (id 15 with an empty stock); its cards are turned by the
-  next id 15.
+  empty pile: that only swaps two piles' places, and allowing it would let every stuck game
+  shuffle a king between spaces until the step limit instead of ending as lost (every allowed
+  action must change the state; OpenSpiel and Solvitaire leave the move out too).
+- A new pass costs an action of its own (id 15 with an empty stock); the next id 15 turns cards.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from enum import Enum
 from typing import Any, ClassVar
 
 import numpy as np
 
-from patience_gym.core.cards import ACE, KING, NAME, RANK, SUIT, card_name
-from patience_gym.core.game import Game, Move, ObsLayout, Option, positive_int_or_none
-from patience_gym.core.vocabulary import ALTERNATE_DOWN
+from patience_gym.core.cards import ACE, KING, N_KINDS, NAME, RANK, SUIT, SUITS, card, card_name
+from patience_gym.core.foundations import EMPTY, FoundationRow, Pile, count_cards
+from patience_gym.core.game import Game, ObsLayout, Option, positive_int_or_none
+from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.places import CardPlaces
+from patience_gym.core.vocabulary import ALTERNATE_DOWN, SAME_SUIT_UP
 
 N_PILES = 7
-_TALON_F, _PILE_F0, _TALON_P0, _STOCK, _PILE_P0 = 0, 1, 8, 15, 16
-_FITS = ALTERNATE_DOWN.table
-# _WANTS[last]: the cards that may be put on ``last`` in the tableau (never an ace).
-_WANTS = tuple(tuple(c for c in range(52) if _FITS[last][c] and RANK[c] != ACE) for last in range(52))
-# _PILE_P[i][j]: the action id of "pile i -> pile j".
-_PILE_P = tuple(
-    tuple(-1 if j == i else _PILE_P0 + 6 * i + (j if j < i else j - 1) for j in range(N_PILES))
-    for i in range(N_PILES)
-)
+N_STOCK = 24  # 52 less the 28 dealt to the piles
 
-# Observation: where each card is (one-hot over these places). The talon's top three cards lie
-# fanned (the render shows them, in order), so each has a place of its own; the cards below them
-# were seen when turned, and their order is that of the stock.
-PLACES: tuple[str, ...] = (
-    *(f"pile {i} face up" for i in range(N_PILES)),
-    "foundation",
-    "talon top",
-    "talon second from top",
-    "talon third from top",
-    "talon below the top three (seen)",
-    "not visible (face down in a pile, or in the stock)",
+# ---- the foundations ----------------------------------------------------------------------------
+
+#: One pile per suit (C D H S), started by the suit's ace and built up in suit: card c goes to
+#: pile ``SUIT[c]``.
+FOUNDATIONS = FoundationRow(tuple(Pile(SAME_SUIT_UP, starts=frozenset({card(ACE, s)})) for s in range(4)))
+_BUILD = FOUNDATIONS.fits  # _BUILD[f][top card, or EMPTY][c]
+
+# ---- the tableau --------------------------------------------------------------------------------
+
+_DOWN_IN_COLOUR = ALTERNATE_DOWN.table
+
+
+def fits_tableau(c: int, last: int) -> bool:
+    """Card ``c`` may go on a pile ending in ``last`` (``EMPTY``: an empty pile): a king fills a
+    space; otherwise one rank lower in the other colour, and never an ace on a two."""
+    if last == EMPTY:
+        return RANK[c] == KING
+    return RANK[c] != ACE and _DOWN_IN_COLOUR[last][c]
+
+
+#: The rule as tables: _FITS_TABLEAU[last][c] (``last`` = ``EMPTY`` for an empty pile), and
+#: _TAKES[last], the cards that may go on ``last``, so the fast mask looks takers up by card.
+_FITS_TABLEAU = tuple(tuple(fits_tableau(c, last) for c in range(N_KINDS)) for last in range(N_KINDS + 1))
+_TAKES = tuple(tuple(c for c in range(N_KINDS) if fits[c]) for fits in _FITS_TABLEAU)
+
+# ---- the action table ---------------------------------------------------------------------------
+
+
+class Kind(Enum):
+    TALON_TO_FOUNDATION = "talon -> foundation"
+    PILE_TO_FOUNDATION = "pile -> foundation"
+    TALON_TO_PILE = "talon -> pile"
+    STOCK = "stock"  # turn cards onto the talon, or start a new pass
+    PILE_TO_PILE = "pile -> pile"
+
+
+_PILES = range(N_PILES)
+
+
+def _group(kind: Kind, places: Iterable[tuple[int, int]], text: str) -> tuple[Kind, list[Move[Kind]]]:
+    """The moves of one kind, one per ``(src, dst)``; ``text`` names them with ``{i}`` and ``{j}``."""
+    return kind, [Move(kind, i, j, text.format(i=i, j=j)) for i, j in places]
+
+
+TABLE = MoveTable.build(
+    _group(Kind.TALON_TO_FOUNDATION, [(-1, -1)], "talon -> foundation"),
+    _group(Kind.PILE_TO_FOUNDATION, [(i, -1) for i in _PILES], "pile {i} -> foundation"),
+    _group(Kind.TALON_TO_PILE, [(-1, j) for j in _PILES], "talon -> pile {j}"),
+    _group(Kind.STOCK, [(-1, -1)], "stock -> talon"),
+    _group(Kind.PILE_TO_PILE, [(i, j) for i in _PILES for j in _PILES if i != j], "pile {i} -> pile {j}"),
 )
-_FOUNDATION, _TALON_TOP, _TALON_BELOW, _HIDDEN = 7, 8, 11, 12
+_TALON_F, _PILE_F0 = TABLE.first[Kind.TALON_TO_FOUNDATION], TABLE.first[Kind.PILE_TO_FOUNDATION]
+_TALON_P0, _STOCK = TABLE.first[Kind.TALON_TO_PILE], TABLE.first[Kind.STOCK]
+#: _PILE_P[i, j]: the action "pile i -> pile j", read off the table.
+_PILE_P = {(TABLE[a].src, TABLE[a].dst): a for a in TABLE.ids(Kind.PILE_TO_PILE)}
+
+# ---- the observation ----------------------------------------------------------------------------
+
+# Where each card is. The talon's top three cards lie fanned (the render shows them, in order), so
+# each has a place of its own; the cards below them were seen when turned, and their order is
+# that of the stock.
+PLACES = CardPlaces(
+    [
+        *(f"pile {i} face up" for i in range(N_PILES)),
+        *("foundation", "talon top", "talon second from top", "talon third from top"),
+        *("talon below the top three (seen)", "not visible (face down in a pile, or in the stock)"),
+    ],
+    n_packs=1,
+)
+_FOUNDATION, _TALON_TOP, _TALON_BELOW, _HIDDEN = N_PILES, N_PILES + 1, N_PILES + 4, N_PILES + 5
 _FAN = 3  # talon cards with a place each: top, second, third
-_NP = len(PLACES)
-# _FOUND_HOT[s][n]: observation indices of the n cards on suit s's foundation.
-_FOUND_HOT = tuple(
-    tuple([(s * 13 + r) * _NP + _FOUNDATION for r in range(n)] for n in range(14)) for s in range(4)
-)
+#: The segments after ``card_place``, each a count or a fraction, side by side in this order.
+COUNTS = ("face_down", "foundation", "stock_size", "talon_size", "passes_left")
 
 
-def _table() -> tuple[Move, ...]:
-    moves = [Move("talon_f", text="talon -> foundation")]
-    moves += [Move("pile_f", i, text=f"pile {i} -> foundation") for i in range(N_PILES)]
-    moves += [Move("talon_p", dst=j, text=f"talon -> pile {j}") for j in range(N_PILES)]
-    moves += [Move("stock", text="stock -> talon")]
-    moves += [
-        Move("pile_p", i, j, text=f"pile {i} -> pile {j}")
-        for i in range(N_PILES)
-        for j in range(N_PILES)
-        if i != j
-    ]
-    return tuple(moves)
-
-
-class Klondike(Game):
+class Klondike(Game[Kind]):
     """Klondike on the rules of docs/rules.md section 1 (see the module docstring for the table)."""
 
     name = "Klondike"
@@ -116,29 +152,33 @@ class Klondike(Game):
         ),
     }
     STATE = ("piles", "down", "stock", "talon", "foundations", "passes_used")
-    MOVES = _table()
+    LAYOUT = ObsLayout(
+        [
+            ("card_place", PLACES.shape, PLACES.doc()),
+            ("face_down", (N_PILES,), "face-down cards under each pile's face-up build / 6"),
+            ("foundation", (4,), "cards on each suit's foundation (C D H S) / 13"),
+            ("stock_size", (1,), "cards in the stock / 24"),
+            ("talon_size", (1,), "cards in the talon / 24"),
+            ("passes_left", (1,), "new passes still allowed / (passes - 1); 1 when unlimited"),
+        ]
+    )
 
     def configure(self, *, draw: int, passes: int | None, partial_moves: bool) -> None:
         self.draw = draw
         self.passes = passes
         self.partial = partial_moves
-        self.moves = self.MOVES
-        self.layout = ObsLayout(
-            [
-                ("card_place", (52, _NP), "one-hot per card: " + "; ".join(PLACES)),
-                ("face_down", (N_PILES,), "face-down cards under each pile's face-up build / 6"),
-                ("foundation", (4,), "cards on each suit's foundation (C D H S) / 13"),
-                ("stock_size", (1,), "cards in the stock / 24"),
-                ("talon_size", (1,), "cards in the talon / 24"),
-                ("passes_left", (1,), "new passes still allowed / (passes - 1); 1 when unlimited"),
-            ]
-        )
-        self._o_down = self.layout.offset("face_down")  # the 14 scalars follow one another
+        self.moves = TABLE.moves
+        self.layout = self.LAYOUT
+        self._o_places = self.layout.offset("card_place")
+        # The counts go in with one write (see observe): COUNTS must lie side by side.
+        segs = [self.layout[name] for name in COUNTS]
+        assert [s.stop for s in segs[:-1]] == [s.start for s in segs[1:]], COUNTS
+        self._s_counts = slice(segs[0].start, segs[-1].stop)
 
     # ---- dealing ------------------------------------------------------------------------------
 
     def deal(self, pack: list[int]) -> None:
-        self.piles: list[list[int]] = [[] for _ in range(N_PILES)]
+        self.piles: list[list[int]] = [[] for _ in _PILES]
         it = iter(pack)
         for row in range(N_PILES):
             for i in range(row, N_PILES):
@@ -147,122 +187,127 @@ class Klondike(Game):
         rest = list(it)
         self.stock = rest[::-1]  # stock[-1] is the next card turned
         self.talon: list[int] = []
-        self.foundations = [0, 0, 0, 0]  # cards per suit; the top card is rank == count
+        self.foundations: list[list[int]] = [[] for _ in FOUNDATIONS.piles]  # cards bottom first
         self.passes_used = 1
 
     # ---- the rules ----------------------------------------------------------------------------
 
     def _to_foundation(self, c: int) -> bool:
-        return self.foundations[SUIT[c]] == RANK[c] - 1
+        """``c`` goes on its suit's foundation now."""
+        pile = self.foundations[SUIT[c]]
+        # FOUNDATIONS.accepts(self.foundations, SUIT[c], c), read off its table (the mask's hot path)
+        return _BUILD[SUIT[c]][pile[-1] if pile else EMPTY][c]
 
     def _to_pile(self, c: int, j: int) -> bool:
         pile = self.piles[j]
-        if not pile:
-            return RANK[c] == KING
-        return RANK[c] != ACE and _FITS[pile[-1]][c]
+        return _FITS_TABLEAU[pile[-1] if pile else EMPTY][c]  # fits_tableau, read off its table
 
-    def _can_pass(self) -> bool:
-        return bool(self.talon) and (self.passes is None or self.passes_used < self.passes)
+    def _may_turn(self) -> bool:
+        """Cards are left in the stock, or the talon may be turned over for a new pass."""
+        return bool(self.stock) or (
+            bool(self.talon) and (self.passes is None or self.passes_used < self.passes)
+        )
+
+    def _heads(self, i: int) -> range:
+        """Indices in (non-empty) pile i of the cards that may head a move: the whole face-up
+        build's first card, or with ``partial_moves`` any face-up card."""
+        first = self.down[i]
+        return range(first, len(self.piles[i]) if self.partial else first + 1)
+
+    def _only_swaps(self, i: int, j: int) -> bool:
+        """Moving pile i's face-up cards to pile j would only swap two piles' places: the whole
+        of pile i into an empty pile."""
+        return self.down[i] == 0 and not self.piles[j]
 
     def _run_start(self, i: int, j: int) -> int:
-        """Index in pile i of the card that would head a move to pile j, or -1.
-
-        A whole pile never moves into an empty pile: that only swaps two piles' places.
-        """
+        """Index in pile i of the card that would head a move to pile j, or -1."""
         pile = self.piles[i]
-        if not pile or ((first := self.down[i]) == 0 and not self.piles[j]):
+        if not pile or self._only_swaps(i, j):
             return -1
-        if not self.partial:
-            return first if self._to_pile(pile[first], j) else -1
-        for k in range(first, len(pile)):
+        for k in self._heads(i):
             if self._to_pile(pile[k], j):
                 return k
         return -1
 
     def is_legal(self, action: int) -> bool:
-        move = self.moves[action]
-        kind = move.kind
-        if kind == "stock":
-            return bool(self.stock) or self._can_pass()
-        if kind == "talon_f":
-            return bool(self.talon) and self._to_foundation(self.talon[-1])
-        if kind == "talon_p":
-            return bool(self.talon) and self._to_pile(self.talon[-1], move.dst)
-        if kind == "pile_f":
-            pile = self.piles[move.src]
-            return bool(pile) and self._to_foundation(pile[-1])
-        return self._run_start(move.src, move.dst) >= 0
+        move = TABLE[action]
+        match move.kind:
+            case Kind.STOCK:
+                return self._may_turn()
+            case Kind.TALON_TO_FOUNDATION:
+                return bool(self.talon) and self._to_foundation(self.talon[-1])
+            case Kind.TALON_TO_PILE:
+                return bool(self.talon) and self._to_pile(self.talon[-1], move.dst)
+            case Kind.PILE_TO_FOUNDATION:
+                pile = self.piles[move.src]
+                return bool(pile) and self._to_foundation(pile[-1])
+            case Kind.PILE_TO_PILE:
+                return self._run_start(move.src, move.dst) >= 0
+            case _:
+                assert_never(move.kind)
+
+    def _takers(self) -> dict[int, list[int]]:
+        """For each card, the piles :meth:`_to_pile` lets it go on now (from :data:`_TAKES`)."""
+        takers: dict[int, list[int]] = {}
+        for j, pile in enumerate(self.piles):
+            for c in _TAKES[pile[-1] if pile else EMPTY]:
+                takers.setdefault(c, []).append(j)
+        return takers
 
     def legal_mask(self) -> np.ndarray:
-        """The same rules as :meth:`is_legal`, computed pile by pile instead of id by id.
-
-        Each pile's last card wants one of two cards (one rank lower, other colour); an empty
-        pile wants a king. Indexing those wants by card turns the 42 pile-to-pile checks into a
-        lookup per card that could move.
-        """
-        piles, found = self.piles, self.foundations
-        wants: dict[int, list[int]] = {}
-        empty: list[int] = []
-        for j in range(N_PILES):
-            pile = piles[j]
-            if pile:
-                for c in _WANTS[pile[-1]]:
-                    wants.setdefault(c, []).append(j)
-            else:
-                empty.append(j)
+        """The rules of :meth:`is_legal`, enumerated by card instead of id by id: each pile's last
+        card takes one of two cards (one rank lower, other colour), an empty pile a king, so
+        indexing the takers by card turns the 42 pile-to-pile checks into a look-up per card that
+        could move."""
+        takers = self._takers()
         legal: list[int] = []
-        if self.stock or self._can_pass():
+        if self._may_turn():
             legal.append(_STOCK)
         if self.talon:
             t = self.talon[-1]
-            if found[SUIT[t]] == RANK[t] - 1:
+            if self._to_foundation(t):
                 legal.append(_TALON_F)
-            targets = empty if RANK[t] == KING else wants.get(t, ())
-            legal.extend(_TALON_P0 + j for j in targets)
-        for i in range(N_PILES):
-            pile = piles[i]
+            legal.extend(_TALON_P0 + j for j in takers.get(t, ()))
+        for i, pile in enumerate(self.piles):
             if not pile:
                 continue
-            last = pile[-1]
-            if found[SUIT[last]] == RANK[last] - 1:
+            if self._to_foundation(pile[-1]):
                 legal.append(_PILE_F0 + i)
-            d = self.down[i]
-            row = _PILE_P[i]
-            if d and RANK[pile[d]] == KING:  # a king-headed build with cards beneath it
-                legal.extend(row[j] for j in empty)
-            for c in pile[d:] if self.partial else pile[d : d + 1]:
-                for j in wants.get(c, ()):
-                    legal.append(row[j])  # j != i: a pile never wants its own cards
-        mask = np.zeros(58, dtype=bool)
+            for k in self._heads(i):
+                for j in takers.get(pile[k], ()):  # j != i: a pile never takes its own cards
+                    if not self._only_swaps(i, j):
+                        legal.append(_PILE_P[i, j])
+        mask = np.zeros(len(TABLE), dtype=bool)
         mask[legal] = True
         return mask
 
-    def _apply(self, move: Move) -> None:
-        kind = move.kind
-        if kind == "stock":
-            if self.stock:
-                for _ in range(min(self.draw, len(self.stock))):
-                    self.talon.append(self.stock.pop())
-            else:  # a new pass: the talon turned over, no shuffle
-                self.stock = self.talon[::-1]
-                self.talon = []
-                self.passes_used += 1
-            return
-        if kind == "talon_f":
-            c = self.talon.pop()
-            self.foundations[SUIT[c]] += 1
-        elif kind == "talon_p":
-            self.piles[move.dst].append(self.talon.pop())
-        elif kind == "pile_f":
-            c = self.piles[move.src].pop()
-            self.foundations[SUIT[c]] += 1
-            self._flip(move.src)
-        else:
-            src = self.piles[move.src]
-            k = self._run_start(move.src, move.dst)
-            self.piles[move.dst].extend(src[k:])
-            del src[k:]
-            self._flip(move.src)
+    def _apply(self, move: Move[Kind]) -> None:
+        match move.kind:
+            case Kind.STOCK:
+                if self.stock:
+                    for _ in range(min(self.draw, len(self.stock))):
+                        self.talon.append(self.stock.pop())
+                else:  # a new pass: the talon turned over, no shuffle
+                    self.stock = self.talon[::-1]
+                    self.talon = []
+                    self.passes_used += 1
+            case Kind.TALON_TO_FOUNDATION:
+                c = self.talon.pop()
+                self.foundations[SUIT[c]].append(c)
+            case Kind.TALON_TO_PILE:
+                self.piles[move.dst].append(self.talon.pop())
+            case Kind.PILE_TO_FOUNDATION:
+                c = self.piles[move.src].pop()
+                self.foundations[SUIT[c]].append(c)
+                self._flip(move.src)
+            case Kind.PILE_TO_PILE:
+                src = self.piles[move.src]
+                k = self._run_start(move.src, move.dst)
+                self.piles[move.dst].extend(src[k:])
+                del src[k:]
+                self._flip(move.src)
+            case _:
+                assert_never(move.kind)
 
     def _flip(self, i: int) -> None:
         """Automatic step: a face-down card that becomes the last of its pile turns face up."""
@@ -273,7 +318,7 @@ class Klondike(Game):
 
     @property
     def foundation_cards(self) -> int:
-        return sum(self.foundations)
+        return count_cards(self.foundations)
 
     @property
     def counter_score(self) -> int:
@@ -283,69 +328,64 @@ class Klondike(Game):
     def extra_info(self) -> dict[str, Any]:
         return {"counter_score": self.counter_score}
 
-    def moving_card(self, move: Move) -> int | None:
-        kind = move.kind
-        if kind in ("talon_f", "talon_p"):
-            return self.talon[-1] if self.talon else None
-        if kind == "pile_f":
-            pile = self.piles[move.src]
-            return pile[-1] if pile else None
-        if kind == "pile_p":
-            k = self._run_start(move.src, move.dst)
-            if k < 0 and self.piles[move.src]:
-                k = self.down[move.src]
-            return self.piles[move.src][k] if k >= 0 else None
-        return None
+    def moving_card(self, move: Move[Kind]) -> int | None:
+        match move.kind:
+            case Kind.TALON_TO_FOUNDATION | Kind.TALON_TO_PILE:
+                return self.talon[-1] if self.talon else None
+            case Kind.PILE_TO_FOUNDATION:
+                pile = self.piles[move.src]
+                return pile[-1] if pile else None
+            case Kind.PILE_TO_PILE:
+                # The card that would head the move; when none fits, the build's first card.
+                k = self._run_start(move.src, move.dst)
+                if k < 0 and self.piles[move.src]:
+                    k = self.down[move.src]
+                return self.piles[move.src][k] if k >= 0 else None
+            case Kind.STOCK:
+                return None
+            case _:
+                assert_never(move.kind)
 
     def describe(self, action: int) -> str:
-        if self.moves[action].kind == "stock" and not self.stock:
+        if TABLE[action].kind is Kind.STOCK and not self.stock:
             return "talon turned over -> stock (new pass)"
         return super().describe(action)
 
     def observe(self, out: np.ndarray) -> None:
-        hot: list[int] = []
+        index = PLACES.index
+        hidden = self.stock[:]
+        where: list[int] = []
         for i, pile in enumerate(self.piles):
-            d = self.down[i]
-            if d:
-                hot += [c * _NP + _HIDDEN for c in pile[:d]]
-            hot += [c * _NP + i for c in pile[d:]]
-        for s, n in enumerate(self.foundations):
-            hot += _FOUND_HOT[s][n]
-        hot += [c * _NP + _HIDDEN for c in self.stock]
+            if pile:
+                d = self.down[i]
+                hidden += pile[:d]
+                where += index(i, pile[d:])
+        where += index(_HIDDEN, hidden)
+        where += index(_FOUNDATION, [c for pile in self.foundations for c in pile])
         talon = self.talon
         if talon:
-            hot += [c * _NP + _TALON_BELOW for c in talon[:-_FAN]]
+            where += index(_TALON_BELOW, talon[:-_FAN])
             # talon[-1] at "talon top", talon[-2] at "second from top", talon[-3] at "third"
-            hot += [c * _NP + _TALON_TOP + k for k, c in enumerate(reversed(talon[-_FAN:]))]
-        out[hot] = 1.0
+            for k, c in enumerate(reversed(talon[-_FAN:])):
+                where += index(_TALON_TOP + k, (c,))
+        PLACES.write(out, self._o_places, where)
         if self.passes is None:
             left = 1.0
         else:
             left = (self.passes - self.passes_used) / (self.passes - 1) if self.passes > 1 else 0.0
-        o = self._o_down
-        out[o : o + 14] = [d / 6.0 for d in self.down] + [n / 13.0 for n in self.foundations] + [
-            len(self.stock) / 24.0,
-            len(self.talon) / 24.0,
-            left,
-        ]
+        out[self._s_counts] = (
+            [d / 6.0 for d in self.down]
+            + [len(pile) / 13.0 for pile in self.foundations]
+            + [len(self.stock) / N_STOCK, len(self.talon) / N_STOCK, left]
+        )
 
     def cards_in_play(self) -> list[int]:
-        found = [s * 13 + r for s, n in enumerate(self.foundations) for r in range(n)]
+        found = [c for pile in self.foundations for c in pile]
         return [c for p in self.piles for c in p] + self.stock + self.talon + found
-
-    def heuristic(self) -> float:
-        """Foundation progress first, then uncovering face-down cards, then playing off the
-        stock and talon. Turning the stock scores 0, and ties go to the lower action id, so the
-        greedy policy turns the stock before it shuffles builds between piles."""
-        return (
-            10.0 * self.foundation_cards
-            - 5.0 * sum(self.down)
-            - 0.5 * (len(self.talon) + len(self.stock))
-        )
 
     def render(self) -> str:
         found = " ".join(
-            card_name(s * 13 + n - 1) if n else "--" + "CDHS"[s] for s, n in enumerate(self.foundations)
+            card_name(pile[-1]) if pile else "--" + SUITS[s] for s, pile in enumerate(self.foundations)
         )
         passes = "unlimited" if self.passes is None else f"{self.passes_used}/{self.passes}"
         lines = [

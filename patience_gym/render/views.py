@@ -106,7 +106,7 @@ def foundation_row(
 @view_of(Klondike)
 def klondike_view(g: Klondike) -> TableView:
     places = [pack_place("stock", len(g.stock), 0, 0), talon_place(g.talon, 1, 0)]
-    tops = foundation_tops(g, lambda: [card(n, s) if n else None for s, n in enumerate(g.foundations)])
+    tops = [pile[-1] if pile else None for pile in g.foundations]  # C D H S
     places += foundation_row(tops, 3, 0, "foundations", list(SUITS))
     places += [
         Place(f"pile {i}", cards(pile, g.down[i]), i, 1, fan="down", length=6.4, hint="K")
