@@ -12,9 +12,7 @@ Deals: ``reset(seed=s)`` gives sub-env ``i`` its own numpy Generator seeded ``s 
 ``gym.make(id)`` reset with ``seed=s + i`` once and then without a seed.
 
 :class:`PatienceSB3VecEnv` is the same engine behind stable-baselines3's ``VecEnv`` API (its
-``SAME_STEP`` reset: a finished game is dealt again at once and its last observation goes to
-``info["terminal_observation"]``), with ``env_method("action_masks")`` for sb3-contrib's
-``MaskablePPO``.
+``SAME_STEP`` reset, ``info["terminal_observation"]``, ``env_method("action_masks")``).
 """
 
 from __future__ import annotations
@@ -93,17 +91,8 @@ class NativeBatch:
         self.illegal: np.ndarray = np.zeros(n, dtype=bool)
         self.found: np.ndarray = np.zeros(n, dtype=np.int64)
         self.extras: np.ndarray = np.zeros((n, len(self.extra_names)), dtype=np.int64)
-        self.out = _module().Outputs(
-            self.obs,
-            self.mask,
-            self.reward,
-            self.terminated,
-            self.truncated,
-            self.won,
-            self.illegal,
-            self.found,
-            self.extras,
-        )
+        outputs = (self.obs, self.mask, self.reward, self.terminated, self.truncated, self.won)
+        self.out = _module().Outputs(*outputs, self.illegal, self.found, self.extras)
         self.packs: np.ndarray = np.zeros((n, self.pack_size), dtype=np.int32)
         self.rngs: list[np.random.Generator] = [seeding.np_random(None)[0] for _ in range(n)]
         self.dealt = False

@@ -24,8 +24,10 @@ def heuristic_for(game_type: type[Game[Any]]) -> Heuristic:
     try:
         module = import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:
-        # Not moved out of the rules module yet.
-        fallback: Heuristic = game_type.heuristic
+        legacy = getattr(game_type, "heuristic", None)  # a rules module not moved out yet (Louis)
+        if legacy is None:
+            raise LookupError(f"no heuristic for {game_type.__name__}: add {__name__}.{name}") from None
+        fallback: Heuristic = legacy
         return fallback
     fn: Heuristic = module.heuristic
     return fn

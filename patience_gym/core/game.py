@@ -243,15 +243,6 @@ class Game(ABC, Generic[K]):
     def cards_in_play(self) -> list[int]:
         """Every card the game holds, wherever it is (for the conservation invariant)."""
 
-    def heuristic(self) -> float:
-        """Value of the current position for the greedy baseline.
-
-        It must read only what a player can see (counts of hidden cards, never their identity):
-        the greedy policy scores positions reached in a clone, and a look at a card the move turned
-        up would be cheating.
-        """
-        return float(self.foundation_cards)
-
     def extra_info(self) -> dict[str, Any]:
         """Variant-specific entries for the environment's ``info`` dict."""
         return {}
