@@ -69,7 +69,16 @@ def test_nothing_points_at_the_steering_rule_book() -> None:
     bad = []
     for name in tracked:
         path = ROOT / name
-        if path.suffix not in {".py", ".md", ".yaml", ".sh", ".toml", ".txt", ".cpp", ".hpp"}:
+        if name == "tests/test_house_style.py" or path.suffix not in {
+            ".py",
+            ".md",
+            ".yaml",
+            ".sh",
+            ".toml",
+            ".txt",
+            ".cpp",
+            ".hpp",
+        }:  # this file names what it looks for
             continue
         text = path.read_text(errors="replace")
         if "../shared" in text or "shared/RULES" in text or "RULES.md" in text:
