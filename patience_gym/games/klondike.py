@@ -32,10 +32,9 @@ down, or in the stock); then ``face_down`` (7,) / 6, ``foundation`` (4,) / 13, `
 
 Choices where docs/rules.md is silent (documented there, tested):
 
-- A king-headed build that already lies at the bottom of its pile may not move into another
-  empty pile: that only swaps two piles' places, and allowing it would let every stuck game
-  shuffle a king between spaces until the step limit instead of ending as lost (every allowed
-  action must change the state; OpenSpiel and Solvitaire leave the move out too).
+- A king-headed build already at the bottom of its pile may not move into another empty pile:
+  that only swaps two piles' places, and would let every stuck game shuffle a king between spaces
+  until the step limit instead of ending as lost (OpenSpiel and Solvitaire leave it out too).
 - A new pass costs an action of its own (id 15 with an empty stock); the next id 15 turns cards.
 """
 
@@ -110,8 +109,9 @@ TABLE = MoveTable.build(
 )
 _TALON_F, _PILE_F0 = TABLE.first[Kind.TALON_TO_FOUNDATION], TABLE.first[Kind.PILE_TO_FOUNDATION]
 _TALON_P0, _STOCK = TABLE.first[Kind.TALON_TO_PILE], TABLE.first[Kind.STOCK]
-#: _PILE_P[i, j]: the action "pile i -> pile j", read off the table.
-_PILE_P = {(TABLE[a].src, TABLE[a].dst): a for a in TABLE.ids(Kind.PILE_TO_PILE)}
+_IDS = {(TABLE[a].src, TABLE[a].dst): a for a in TABLE.ids(Kind.PILE_TO_PILE)}
+#: _PILE_P[i][j]: the action "pile i -> pile j", read off the table (-1 for i == j).
+_PILE_P = tuple(tuple(_IDS.get((i, j), -1) for j in _PILES) for i in _PILES)
 
 # ---- the observation ----------------------------------------------------------------------------
 
@@ -273,10 +273,11 @@ class Klondike(Game[Kind]):
                 continue
             if self._to_foundation(pile[-1]):
                 legal.append(_PILE_F0 + i)
+            row = _PILE_P[i]
             for k in self._heads(i):
                 for j in takers.get(pile[k], ()):  # j != i: a pile never takes its own cards
                     if not self._only_swaps(i, j):
-                        legal.append(_PILE_P[i, j])
+                        legal.append(row[j])
         mask = np.zeros(len(TABLE), dtype=bool)
         mask[legal] = True
         return mask
