@@ -7,18 +7,20 @@ they are to be turned or dealt, then the rest of the two packs in a fixed order.
 
 from __future__ import annotations
 
-from collections import Counter
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from patience_gym.core.cards import NAME, ordered_pack, parse_card
+from agents.heuristics.louis import heuristic
+from patience_gym.core.cards import NAME, names, ordered_pack, parse_card
 from patience_gym.core.game import IllegalMove
+from patience_gym.core.moves import Move
 from patience_gym.games import get_variant
-from patience_gym.games.louis import LETTERS, Louis
-from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text
+from patience_gym.games.louis import DOWN_ROW, LETTERS, TABLE, UP_ROW, Kind, Louis
+from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
 
 ALL = [NAME[c] for c in ordered_pack(2)]
 BASES = deck("AC AD AH AS KC KD KH KS")
@@ -27,13 +29,9 @@ ENDS = deck("3C 3D 3H 3S 2C 2D 2H 2S AC AD AH AS")
 
 
 def complete(front: list[str], back: list[str] | None = None) -> list[str]:
-    """``front``, then the cards two packs still lack in ``ordered_pack`` order, then ``back``."""
+    """``front``, then the cards two packs still lack (:func:`rest_of_pack`), then ``back``."""
     back = back or []
-    left = Counter(ALL)
-    left.subtract(front + back)
-    assert all(n >= 0 for n in left.values()), f"too many copies: {+(-left)}"
-    middle = [name for name in dict.fromkeys(ALL) for _ in range(left[name])]
-    return front + middle + back
+    return front + rest_of_pack(front + back, 2) + back
 
 
 def pack_for(order: list[str], back: list[str] | None = None) -> list[str]:
@@ -75,19 +73,19 @@ def obs(game: Louis, segment: str) -> np.ndarray:
     return game.layout.view(game.observation(), segment)
 
 
-def step_text(env: gym.Env, text: str) -> tuple:
-    game = env.unwrapped.game
+def step_text(env: gym.Env[Any, Any], text: str) -> tuple[Any, ...]:
+    game: Louis = env.unwrapped.game  # type: ignore[attr-defined]
     found = [a for a in game.legal_actions() if text in (game.describe(a), game.moves[a].text)]
     assert len(found) == 1, f"{text!r}: {legal_moves_text(game)}\n{game.render()}"
     return env.step(found[0])
 
 
-def play_through(env: gym.Env, moves: list[str]) -> dict:
+def play_through(env: gym.Env[Any, Any], moves: list[str]) -> dict[str, Any]:
     for k, text in enumerate(moves):
         _, _, term, trunc, info = step_text(env, text)
         assert not trunc
         assert term == (k == len(moves) - 1), f"terminated={term} after move {k} {text!r}"
-    return info
+    return dict(info)
 
 
 # ---- foundations and the pack ------------------------------------------------------------------
@@ -121,7 +119,8 @@ def test_a_card_fitting_both_foundations_of_its_suit_goes_where_the_player_says(
         legal_moves_text(game)
     )
     act(game, "7H turned card -> king foundation")
-    assert game.found[2] == 6 and game.found[6] == 7  # up A..6, down K..7
+    assert names(game.foundations[UP_ROW + 2]) == deck("AH 2H 3H 4H 5H 6H")
+    assert names(game.foundations[DOWN_ROW + 2]) == deck("KH QH JH TH 9H 8H 7H")
 
 
 # ---- Cadogan's deal ----------------------------------------------------------------------------
@@ -201,7 +200,7 @@ def test_cadogan_observation_hides_the_pack_but_not_the_turned_card() -> None:
     for game in (a, b):
         act(game, "5H turned card -> packet a")
         act(game, "9S turned card -> packet b")
-    assert a.stock != b.stock and a.turned == b.turned == parse_card("6C")
+    assert a.pack != b.pack and a.turned == b.turned == parse_card("6C")
     assert np.array_equal(a.observation(), b.observation())
     assert obs(a, "turned")[parse_card("6C")] == 1.0 and obs(a, "pack_size")[0] == pytest.approx(93 / 96)
 
@@ -219,11 +218,11 @@ def test_dick_first_circle_is_open_and_gaps_are_refilled_at_once() -> None:
     act(game, "2D packet b -> ace foundation")
     assert game.packets[1] == [parse_card("3D")]  # refilled at once, and open too
     act(game, "3D packet b -> ace foundation")
-    assert game.packets[1] == [parse_card("4S")] and len(game.stock) == 96 - 14
+    assert game.packets[1] == [parse_card("4S")] and len(game.pack) == 96 - 14
     act(game, "deal the rest of the pack")  # the rest in circles from a, with no play
     assert game.packets[0][:2] == [parse_card("5C"), parse_card("QS")]
     assert [len(p) for p in game.packets] == [8] * 10 + [7] * 2
-    assert game.stock == [] and obs(game, "phase").tolist() == [0.0, 0.0, 1.0]
+    assert game.pack == [] and obs(game, "phase").tolist() == [0.0, 0.0, 1.0]
     assert obs(game, "circle")[0] == pytest.approx(8 / 8)
 
 
@@ -231,7 +230,7 @@ def test_dick_observation_hides_the_rest_of_the_pack() -> None:
     first = deck("5C 2D 6C 9S TS JS 5H 6H 7H 8H 9H TH")
     a = new_game(pack_for(first), deal="dick")
     b = new_game(BASES + first + dealt_order(pack_for(first))[12:][::-1], deal="dick")
-    assert a.stock != b.stock
+    assert a.pack != b.pack
     assert np.array_equal(a.observation(), b.observation())
 
 
@@ -288,7 +287,7 @@ def test_every_packet_reads_back_from_the_observation_however_tall(deal: str) ->
         game.apply(int(rng.choice(np.flatnonzero(mask))))
     # marriages can stack a packet without limit: the whole pack on packet a, twins included
     game.new_game(rng)
-    game.packets = [game.stock[:]] + [[] for _ in LETTERS[1:]]
+    game.packets = [game.pack[:]] + [[] for _ in LETTERS[1:]]
     assert len(game.packets[0]) > 80 and packets_read_back(game) == game.packets
 
 
@@ -296,7 +295,8 @@ def test_the_deal_option_changes_the_deal() -> None:
     pack = pack_for(ENDS)
     assert new_game(pack).packets == [[] for _ in range(12)]
     assert new_game(pack, "dick").packets == [[parse_card(c)] for c in ENDS]
-    assert get_variant("StLouis-v0").make_game().dick and not get_variant("Louis-v0").make_game().dick
+    dick, cadogan = (get_variant(name).make_game() for name in ("StLouis-v0", "Louis-v0"))
+    assert isinstance(dick, Louis) and dick.dick and isinstance(cadogan, Louis) and not cadogan.dick
     with pytest.raises(ValueError, match="deal"):
         Louis(deal="pysol")
 
@@ -318,7 +318,7 @@ def test_redeal_gathers_g_to_m_then_a_to_f_and_deals_again(deal: str) -> None:
         expected += order[LETTERS.index(letter) :: 12]  # bottom card first
     act(game, "re-deal (2 left)")
     new_pack = (
-        ([game.turned] if game.turned >= 0 else []) + [c for p in game.packets for c in p] + game.stock[::-1]
+        ([game.turned] if game.turned >= 0 else []) + [c for p in game.packets for c in p] + game.pack[::-1]
     )
     assert [NAME[c] for c in new_pack] == expected
     assert game.redeals_left == 1 and obs(game, "redeals_left")[0] == 0.5
@@ -365,7 +365,7 @@ def test_louis_fixed_deck_wins_through_the_env() -> None:
     env = gym.make("patience_gym/Louis-v0")
     env.reset(options={"deck": pack_for(LOUIS_ORDER)})
     moves = louis_moves()
-    game = env.unwrapped.game
+    game: Louis = env.unwrapped.game  # type: ignore[attr-defined]
     for k, text in enumerate(moves):
         if text == "4C turned card -> king foundation":
             assert game.packets[0][-1] == parse_card("3C") and not legal(
@@ -415,4 +415,35 @@ def test_endless_marriages_are_cut_by_the_step_limit() -> None:
         text = "9C packet b -> packet c" if steps % 2 else "9C packet c -> packet b"
         _, _, term, trunc, _ = step_text(env, text)
         steps += 1
-    assert trunc and not term and steps == Louis.default_max_steps == env.spec.max_episode_steps
+    assert env.spec is not None and env.spec.max_episode_steps == Louis.default_max_steps
+    assert trunc and not term and steps == Louis.default_max_steps
+
+
+# ---- the action table and the greedy heuristic --------------------------------------------------
+
+
+def test_the_action_table_is_read_off_by_kind() -> None:
+    assert [TABLE.first[k] for k in Kind] == [0, 13, 26, 27, 159] and len(TABLE) == 160
+    assert [TABLE[a].dst for a in (0, 12, 13, 25)] == [UP_ROW, UP_ROW, DOWN_ROW, DOWN_ROW]
+    assert TABLE[12].text == "turned card -> ace foundation" and TABLE[25].src == 12
+    assert TABLE[TABLE.first[Kind.MARRY] + 11 * 2 + 3].text == "packet c -> packet e"  # q skips p
+
+
+def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_marriage() -> None:
+    game = new_game(pack_for(ENDS), deal="dick")
+    act(game, "deal the rest of the pack")
+    before = game.state_key()
+    with pytest.raises(AssertionError):
+        game._apply(Move("marry", 0, 1))  # type: ignore[arg-type]  # a string, not Kind.MARRY
+    assert game.state_key() == before
+
+
+def test_greedy_heuristic_never_reads_the_face_down_pack() -> None:
+    # 10 per card played, -0.25 per card on each wanted card (4 while it is in the pack), +3 per
+    # re-deal: two deals that differ only in the pack's order score the same.
+    first = deck("5H 9S 6C")
+    a = new_game(pack_for(first))
+    b = new_game(BASES + first + dealt_order(pack_for(first))[len(first) :][::-1])
+    assert a.pack != b.pack and heuristic(a) == heuristic(b) == -0.25 * 8 * 4 + 3.0 * 2
+    act(a, "5H turned card -> packet a")  # 5H was not wanted: nothing changes
+    assert heuristic(a) == -0.25 * 8 * 4 + 3.0 * 2

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from patience_gym.core.cards import NAME, SUITS, card
+from patience_gym.core.cards import NAME, SUITS
 from patience_gym.core.game import Game
 from patience_gym.games.anna import N_REDEALS as ANNA_REDEALS
 from patience_gym.games.anna import Anna
@@ -162,18 +162,12 @@ def babette_view(g: Babette) -> TableView:
 
 @view_of(Louis)
 def louis_view(g: Louis) -> TableView:
-    tops = foundation_tops(  # ace piles C D H S, then king piles C D H S
-        g,
-        lambda: (
-            [card(n, s) for s, n in enumerate(g.found[:4])]
-            + [card(14 - n, s) for s, n in enumerate(g.found[4:])]
-        ),
-    )
+    tops = [pile[-1] if pile else None for pile in g.foundations]  # ace piles C D H S, then king piles
     places = foundation_row(tops[:4], 0, 0, "ace foundations", ["A"] * 4)
     places += foundation_row(tops[4:], 4, 0, "king foundations", ["K"] * 4)
     if not g.dick:
         places.append(Place("turned card", (NAME[g.turned],) if g.turned >= 0 else (), 9, 0))
-    places.append(pack_place("pack", len(g.stock), 11, 0))
+    places.append(pack_place("pack", len(g.pack), 11, 0))
     places += [
         Place(f"packet {LETTERS[p]}", cards(pile), p, 1, fan="down", length=5.0)
         for p, pile in enumerate(g.packets)
@@ -182,7 +176,7 @@ def louis_view(g: Louis) -> TableView:
     counters = [phase]
     if g.phase == CADOGAN_DEAL:
         counters.append(f"circle {g.circle + 1 if g.circle >= 0 else 1}, next position {LETTERS[g.pos]}")
-        blocked = [LETTERS[p] for p, pile in enumerate(g.packets) if pile and not g.fresh[p]]
+        blocked = [LETTERS[p] for p, pile in enumerate(g.packets) if pile and g.tops()[p] < 0]
         if blocked:
             counters.append("blocked: " + " ".join(blocked))
     counters += [f"re-deals left: {g.redeals_left}", f"on foundations: {g.foundation_cards}/{g.win_cards}"]
