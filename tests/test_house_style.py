@@ -60,6 +60,10 @@ def test_move_kinds_are_enums_and_heuristics_live_with_the_agents(variant: objec
     assert heuristic_for(type(game)).__module__.startswith("agents.heuristics.")
 
 
+#: The steering rule book's names, spelt in pieces so this file does not point at it itself.
+FORBIDDEN = ("../" + "shared", "shared" + "/RULES", "RULES" + ".md")
+
+
 def test_nothing_points_at_the_steering_rule_book() -> None:
     tracked = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
@@ -69,7 +73,7 @@ def test_nothing_points_at_the_steering_rule_book() -> None:
     bad = []
     for name in tracked:
         path = ROOT / name
-        if name == "tests/test_house_style.py" or path.suffix not in {
+        if path.suffix not in {
             ".py",
             ".md",
             ".yaml",
@@ -81,6 +85,6 @@ def test_nothing_points_at_the_steering_rule_book() -> None:
         }:  # this file names what it looks for
             continue
         text = path.read_text(errors="replace")
-        if "../shared" in text or "shared/RULES" in text or "RULES.md" in text:
+        if any(word in text for word in FORBIDDEN):
             bad.append(name)
     assert not bad, f"these files refer to a rule book users do not have (use docs/rules.md): {bad}"
