@@ -82,7 +82,7 @@ def test_nothing_points_at_the_steering_rule_book() -> None:
             ".txt",
             ".cpp",
             ".hpp",
-        }:  # this file names what it looks for
+        }:
             continue
         text = path.read_text(errors="replace")
         if any(word in text for word in FORBIDDEN):
