@@ -124,6 +124,18 @@ public:
     virtual std::vector<std::string> extra_names() const { return {}; }
     virtual void extra_values(std::int64_t* /*out*/) const {}
 
+    // ---- the solver's hooks (solver.hpp); each default is exact, an override must stay SAFE --
+    // The position up to what the rules cannot tell apart (interchangeable piles, say): two
+    // positions with equal canonical keys must be won or lost alike. Default: the whole state.
+    virtual std::string canonical_key() const { return state_key(); }
+    // A legal action the solver may play at once, trying nothing else from this position,
+    // because it never turns a won position into a lost one (a provably safe automatic move,
+    // documented where it is overridden). Default: none (-1), every legal move is tried.
+    virtual int safe_move() const { return -1; }
+    // Move ordering only (never pruning): a larger value is tried first. Default: the solver's
+    // own order (moves that win cards first, then the table's order).
+    virtual int move_priority(int /*action*/) const { return 0; }
+
     bool won() const { return foundation_cards() == win_cards(); }
     // Game.is_over: won, or no legal move left.
     bool is_over() const {

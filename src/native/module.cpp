@@ -14,6 +14,7 @@
 
 #include "batched.hpp"
 #include "core.hpp"
+#include "solver.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -235,4 +236,20 @@ NB_MODULE(_native, m) {
              "obs"_a.noconvert(), "mask"_a.noconvert(), "reward"_a.noconvert(), "terminated"_a.noconvert(),
              "truncated"_a.noconvert(), "won"_a.noconvert(), "illegal"_a.noconvert(), "found"_a.noconvert(),
              "extras"_a.noconvert(), "The caller's output arrays, bound once and written by every reset and step.");
+
+    m.def(
+        "solve",
+        [](const pg::Game& g, std::int64_t max_nodes, double max_seconds) {
+            if (max_nodes <= 0) throw std::invalid_argument("max_nodes must be positive, got " + std::to_string(max_nodes));
+            pg::SolveResult r;
+            {
+                nb::gil_scoped_release release;
+                r = pg::solve(g, static_cast<std::uint64_t>(max_nodes), max_seconds);
+            }
+            static const char* const VERDICTS[] = {"unknown", "won", "lost"};
+            return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds);
+        },
+        "game"_a, "max_nodes"_a, "max_seconds"_a,
+        "Solve ``game`` with every card known (solver.hpp): (verdict, actions, nodes, positions, seconds), "
+        "verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached).");
 }

@@ -1,0 +1,66 @@
+"""The solver's reach and speed per variant: decided share, time per deal, nodes per second.
+
+For each variant (default: every registered id, default options), solves the deals of seeds
+``--seeds`` with a node budget and prints the share decided (won or proven lost), the won share,
+the median and 95th-percentile seconds per deal and the solver's nodes per second.
+
+    python benchmarks/bench_solver.py                          # seeds 0:50, 1M nodes, all variants
+    python benchmarks/bench_solver.py --env Klondike-v0 --seeds 0:200 --budget 5000000 \
+        --set draw=3 --set passes=None --set partial_moves=True
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import time
+from typing import Any
+
+import numpy as np
+
+from patience_gym.games import VARIANTS, get_variant
+from patience_gym.solver import solve_deal
+
+
+def _value(text: str) -> Any:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--env", action="append", help="variant id (repeatable; default all)")
+    p.add_argument("--seeds", default="0:50", help="START:STOP (default 0:50)")
+    p.add_argument("--budget", type=int, default=1_000_000, help="nodes per deal (default 1M)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="an env option")
+    args = p.parse_args()
+    start, stop = (int(x) for x in args.seeds.split(":"))
+    options = {k: _value(v) for k, v in (s.split("=", 1) for s in args.set)}
+    names = args.env or [v.env_name for v in VARIANTS]
+    print(
+        f"{'variant':18} {'deals':>5} {'decided':>8} {'won':>7} {'unknown':>7} "
+        f"{'median s':>9} {'p95 s':>7} {'nodes/s':>10}"
+    )
+    for name in names:
+        variant = get_variant(name)
+        labels = []
+        t0 = time.perf_counter()
+        for seed in range(start, stop):
+            labels.append(solve_deal(variant, options, seed=seed, max_nodes=args.budget))
+        wall = time.perf_counter() - t0
+        n = len(labels)
+        won = sum(lb.label == "won" for lb in labels)
+        unknown = sum(lb.label == "unknown" for lb in labels)
+        secs = np.array([lb.seconds for lb in labels])
+        nodes = sum(lb.nodes for lb in labels)
+        print(
+            f"{name:18} {n:5d} {100 * (n - unknown) / n:7.1f}% {100 * won / n:6.1f}% {unknown:7d} "
+            f"{np.median(secs):9.3f} {np.percentile(secs, 95):7.3f} {nodes / max(secs.sum(), 1e-9):10.0f}"
+            f"   ({wall:.0f} s)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""Winnability with every card seen: the native engine's perfect-information solver.
+
+A deal is **won** when a player who could see every card (hidden ones included) can win it, with
+a winning line of actions that replays through ``gym.make``; **lost** when the search proved no
+line wins (every position reachable from the deal was searched); **unknown** when the node or
+time budget ran out first. ``src/native/solver.hpp`` documents the search (depth-first, a
+transposition table on canonical positions, move ordering, only provably safe pruning) and each
+variant's ``canonical_key`` / ``safe_move`` override documents why it is safe.
+
+The deal of seed ``s`` is the one ``env.reset(seed=s)`` deals: a pack shuffled by
+``numpy.random.default_rng(s)`` (Gymnasium's ``np_random(s)`` is the same generator).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from patience_gym.games import Variant
+from patience_gym.native import NativeGame, _module, make_game
+
+__all__ = ["VERDICTS", "Label", "solve_deal"]
+
+#: What the solver can answer about a deal.
+VERDICTS = ("won", "lost", "unknown")
+
+
+@dataclass(frozen=True)
+class Label:
+    """The solver's answer for one deal."""
+
+    seed: int | None  #: the reset seed that dealt it (None for a user's deck)
+    label: str  #: "won", "lost" or "unknown"
+    nodes: int  #: positions generated
+    seconds: float
+    actions: tuple[int, ...] = field(default=())  #: a winning line when won
+
+    @property
+    def length(self) -> int:
+        return len(self.actions)
+
+
+def solve_deal(
+    variant: Variant,
+    options: Mapping[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    deck: object = None,
+    max_nodes: int = 2_000_000,
+    max_seconds: float | None = None,
+) -> Label:
+    """Solve the deal of ``seed`` (as ``reset(seed=seed)`` deals it) or the user's ``deck``."""
+    if (seed is None) == (deck is None):
+        raise ValueError("give exactly one of seed= or deck=")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
+        raise ValueError(f"the node budget must be a positive integer, got {max_nodes!r}")
+    if max_seconds is not None and not max_seconds > 0:
+        raise ValueError(f"the time budget must be a positive number of seconds, got {max_seconds!r}")
+    game = make_game(variant, "native", **dict(options or {}))
+    assert isinstance(game, NativeGame)
+    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
+    verdict, actions, nodes, _positions, seconds = _module().solve(game._c, max_nodes, max_seconds or 0.0)
+    return Label(seed, verdict, int(nodes), float(seconds), tuple(int(a) for a in actions))

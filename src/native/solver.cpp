@@ -1,0 +1,144 @@
+// The solver of solver.hpp: an explicit-stack depth-first search (no recursion, so a long line
+// of play cannot overflow the C++ stack).
+#include "solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+namespace pg {
+namespace {
+
+// A set of 64-bit position hashes: open addressing, linear probing, 0 marks an empty slot.
+class HashSet {
+public:
+    HashSet() : slots_(1u << 16, 0) {}
+
+    // Insert h; false when it was there already.
+    bool insert(std::uint64_t h) {
+        if (h == 0) h = 1;
+        if (2 * (size_ + 1) > slots_.size()) grow();
+        return place(slots_, h);
+    }
+    std::uint64_t size() const { return size_; }
+
+private:
+    bool place(std::vector<std::uint64_t>& slots, std::uint64_t h) {
+        const std::size_t mask = slots.size() - 1;
+        for (std::size_t i = static_cast<std::size_t>(h * 0x9E3779B97F4A7C15ULL) & mask;; i = (i + 1) & mask) {
+            if (slots[i] == h) return false;
+            if (slots[i] == 0) {
+                slots[i] = h;
+                ++size_;
+                return true;
+            }
+        }
+    }
+    void grow() {
+        std::vector<std::uint64_t> bigger(slots_.size() * 2, 0);
+        size_ = 0;
+        for (std::uint64_t h : slots_)
+            if (h) place(bigger, h);
+        slots_.swap(bigger);
+    }
+    std::vector<std::uint64_t> slots_;
+    std::uint64_t size_ = 0;
+};
+
+std::uint64_t hash_of(const Game& g) {
+    const std::string key = g.canonical_key();
+    return std::hash<std::string_view>{}(std::string_view(key));
+}
+
+struct Child {
+    int gain;      // foundation cards won by the move (automatic steps included)
+    int priority;  // the variant's move_priority
+    int action;
+    std::unique_ptr<Game> game;
+};
+
+// One position on the current line: its children still to try, best first (popped from the back).
+struct Frame {
+    int action;  // the move that led here (-1 at the root)
+    std::vector<Child> children;
+};
+
+}  // namespace
+
+SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds) {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    SolveResult result;
+    auto finish = [&](Verdict v) {
+        result.verdict = v;
+        result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        return result;
+    };
+    if (start.won()) return finish(Verdict::Won);
+
+    HashSet seen;
+    seen.insert(hash_of(start));
+    std::vector<std::uint8_t> mask(static_cast<std::size_t>(start.n_actions()));
+    bool out_of_budget = false;
+    std::unique_ptr<Game> won_game;
+
+    // The children of g worth searching, best last; sets won_game when one of them wins.
+    auto expand = [&](const Game& g, std::vector<Child>& out) {
+        const int before = g.foundation_cards();
+        const int safe = g.safe_move();
+        g.legal_mask(mask.data());
+        for (int a = 0; a < g.n_actions(); ++a) {
+            if (!mask[static_cast<std::size_t>(a)] || (safe >= 0 && a != safe)) continue;
+            if (++result.nodes > max_nodes ||
+                ((result.nodes & 1023) == 0 && max_seconds > 0 &&
+                 std::chrono::duration<double>(Clock::now() - t0).count() > max_seconds)) {
+                out_of_budget = true;
+                return;
+            }
+            auto child = g.clone();
+            child->apply(a);
+            if (child->won()) {
+                out.clear();
+                out.push_back({0, 0, a, nullptr});
+                won_game = std::move(child);
+                return;
+            }
+            if (!seen.insert(hash_of(*child))) continue;
+            out.push_back({child->foundation_cards() - before, g.move_priority(a), a, std::move(child)});
+        }
+        // Popped from the back: the best child goes last; ties keep the table's order.
+        std::stable_sort(out.begin(), out.end(), [](const Child& x, const Child& y) {
+            if (x.gain != y.gain) return x.gain < y.gain;
+            if (x.priority != y.priority) return x.priority < y.priority;
+            return x.action > y.action;
+        });
+    };
+
+    std::vector<Frame> line;
+    line.push_back({-1, {}});
+    expand(start, line.back().children);
+    while (!line.empty() && !out_of_budget) {
+        if (won_game) {
+            result.actions.push_back(line.back().children.back().action);
+            for (std::size_t i = line.size(); i-- > 1;) result.actions.push_back(line[i].action);
+            std::reverse(result.actions.begin(), result.actions.end());
+            result.positions = seen.size();
+            return finish(Verdict::Won);
+        }
+        auto& children = line.back().children;
+        if (children.empty()) {
+            line.pop_back();
+            continue;
+        }
+        Child next = std::move(children.back());
+        children.pop_back();
+        line.push_back({next.action, {}});
+        expand(*next.game, line.back().children);
+    }
+    result.positions = seen.size();
+    return finish(out_of_budget ? Verdict::Unknown : Verdict::Lost);
+}
+
+}  // namespace pg

@@ -1,0 +1,41 @@
+// A perfect-information solver over the native Game contract: every card is known (the deal is
+// the real one, hidden cards included), so "won" means a player who saw every card could win
+// this deal ("thoughtful" patience), the upper bound a blind policy is measured against.
+//
+// Depth-first search with
+// * a transposition table of positions already reached, keyed on Game::canonical_key() (64-bit
+//   hashes in an open-addressing table). Winnability is reachability of a won position, which
+//   depends on the position only (no step count in the state, no step limit in the search), so a
+//   position reached before never needs a second look: either it is still being searched (a
+//   cycle, nothing new behind it) or its search found no win;
+// * move ordering: moves that put more cards on the foundations first, then the variant's
+//   move_priority(), then the table's order;
+// * only safe pruning: Game::safe_move() (a variant's provably safe automatic move, played alone)
+//   and the table above.
+// Verdicts: Won (with the actions, replayable from the deal), Lost (proven: every position
+// reachable from the deal was searched; a 64-bit hash collision could in principle prune a
+// position never seen, with odds below 1e-5 at the budgets used), Unknown (node or time budget
+// reached first).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core.hpp"
+
+namespace pg {
+
+enum class Verdict { Unknown = 0, Won = 1, Lost = 2 };
+
+struct SolveResult {
+    Verdict verdict = Verdict::Unknown;
+    std::vector<int> actions;     // the winning line when Won
+    std::uint64_t nodes = 0;      // positions generated (an apply() each)
+    std::uint64_t positions = 0;  // distinct canonical positions stored
+    double seconds = 0.0;
+};
+
+// Solve from `start` (not modified). max_nodes > 0; max_seconds <= 0 means no time limit.
+SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds);
+
+}  // namespace pg
