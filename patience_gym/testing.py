@@ -4,17 +4,29 @@
 variant owes: cards conserved, the fast mask equal to the rule-by-rule one, every masked-in action
 accepted and changing the state, every masked-out one refused with the state untouched, the mask
 never empty while the game is live, and the observation inside ``[0, 1]``.
+
+:func:`scenario_game` builds the games of the rule scenarios. Under :func:`scenario_engine`
+``"native"`` it returns a :class:`Lockstep` game: still the Python game (the scenarios read its
+piles and talon), with a native twin dealt from the same pack and moved by every ``apply``, and
+after the deal and each move the two must agree on everything the contract shows: mask,
+observation, foundation cards, won and over, text, info and the description of every action. A
+move one engine refuses the other must refuse with the same message.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
 import numpy as np
 
 from patience_gym.core.cards import card_name, ordered_pack, parse_card
-from patience_gym.core.game import Game, IllegalMove, check_conserved
+from patience_gym.core.game import Game, IllegalMove, Outcome, check_conserved
+
+G = TypeVar("G", bound=Game[Any])
 
 
 def legal_moves_text(game: Game[Any]) -> list[str]:
@@ -113,3 +125,150 @@ def check_rollout(game: Game[Any], rng: np.random.Generator, max_steps: int = 40
             return step
         game.apply(int(rng.choice(np.flatnonzero(mask))))
     return max_steps
+
+
+# ---- rule scenarios on both engines ------------------------------------------------------------
+
+#: The engines a rule scenario can be built on.
+SCENARIO_ENGINES = ("python", "native")
+
+
+@dataclass
+class ScenarioRun:
+    """The engine :func:`scenario_game` builds on now, and how many native twins it has dealt (a
+    scenario that dealt none has checked nothing on the native engine)."""
+
+    engine: str = "python"
+    native_deals: int = 0
+
+
+_run = ScenarioRun()
+
+
+@contextmanager
+def scenario_engine(engine: str) -> Iterator[ScenarioRun]:
+    """Build the scenario games of the ``with`` block on ``engine`` ("python" or "native")."""
+    global _run
+    if engine not in SCENARIO_ENGINES:
+        raise ValueError(f"engine={engine!r}: choose one of {SCENARIO_ENGINES}")
+    outer, _run = _run, ScenarioRun(engine)
+    try:
+        yield _run
+    finally:
+        _run = outer
+
+
+def scenario_game(cls: type[G], **options: Any) -> G:
+    """``cls(**options)``; under ``scenario_engine("native")`` a :class:`Lockstep` one."""
+    if _run.engine == "python":
+        return cls(**options)
+    return cast(G, lockstep_class(cls)(**options))
+
+
+class Lockstep(Game[Any]):
+    """Mixed in before a variant's Python class (:func:`lockstep_class`): the game is the Python
+    one, and ``deal``, ``apply`` and ``clone`` carry a native twin along, checked at every step.
+
+    Python's own methods are called through ``PYTHON`` (not ``super()``) so the mixin stays typed.
+    """
+
+    PYTHON: ClassVar[type[Game[Any]]]
+    twin: Game[Any] | None = None  # the native game, from the first deal on
+    played: tuple[str, ...] = ()  # the moves since the deal, for the report of a disagreement
+
+    def deal(self, pack: list[int]) -> None:
+        from patience_gym.native import native_class  # not at import: testing needs no extension
+
+        self.PYTHON.deal(self, pack)
+        twin = native_class(self.PYTHON)(**self.options)
+        twin.initial_pack = tuple(pack)
+        twin.deal(list(pack))
+        self.twin, self.played = twin, ()
+        _run.native_deals += 1
+        self.check_twin("the deal")
+
+    def apply(self, action: int) -> Outcome:
+        twin = self.twin
+        if twin is None:
+            return self.PYTHON.apply(self, action)
+        move = f"{self.describe(action)!r} (id {action})" if 0 <= action < self.n_actions else f"id {action}"
+        try:
+            outcome = self.PYTHON.apply(self, action)
+        except IllegalMove as refused:
+            try:
+                twin.apply(action)
+            except IllegalMove as also:
+                if str(also) != str(refused):
+                    self.disagree(f"{move} refused as {str(also)!r} (native), {str(refused)!r} (Python)")
+                raise
+            self.disagree(f"the native engine accepts {move}, which Python refuses")
+        try:
+            native = twin.apply(action)
+        except IllegalMove as refused:
+            self.disagree(f"the native engine refuses {move}: {refused}")
+        if native != outcome:
+            self.disagree(f"{move} gives {native} (native), {outcome} (Python)")
+        self.played += (move,)
+        self.check_twin(f"after {move}")
+        return outcome
+
+    def clone(self: G) -> G:
+        assert isinstance(self, Lockstep)
+        new = self.PYTHON.clone(self)
+        assert isinstance(new, Lockstep)
+        if self.twin is not None:
+            new.twin = self.twin.clone()
+        return cast(G, new)
+
+    def check_twin(self, where: str) -> None:
+        """Both engines show the same position (everything but Python's own attributes)."""
+        twin = self.twin
+        assert twin is not None
+        mask, native_mask = self.legal_mask(), twin.legal_mask()
+        if not np.array_equal(mask, native_mask):
+            self.disagree(f"{where}: masks differ on {self._names(np.flatnonzero(mask != native_mask))}")
+        by_rule = np.array([twin.is_legal(a) for a in range(self.n_actions)], dtype=bool)
+        if not np.array_equal(by_rule, native_mask):
+            wrong = self._names(np.flatnonzero(by_rule != native_mask))
+            self.disagree(f"{where}: the native is_legal and mask differ on {wrong}")
+        obs, native_obs = self.observation(), twin.observation()
+        if not np.array_equal(obs, native_obs):
+            seen = {
+                s.name
+                for s in self.layout.segments
+                for i in np.flatnonzero(obs != native_obs)
+                if s.start <= i < s.stop
+            }
+            self.disagree(f"{where}: observations differ in {sorted(seen)}")
+        self._same(where, "foundation cards", self.foundation_cards, twin.foundation_cards)
+        self._same(where, "won", self.won, twin.won)
+        self._same(where, "over", self.is_over(), twin.is_over())
+        self._same(where, "info", self.extra_info(), twin.extra_info())
+        self._same(where, "cards", Counter(self.cards_in_play()), Counter(twin.cards_in_play()))
+        self._same(where, "render", self.render(), twin.render())
+        for a in range(self.n_actions):
+            self._same(where, f"describe({a})", self.describe(a), twin.describe(a))
+
+    def _names(self, actions: Any) -> list[str]:
+        return [f"{self.moves[int(a)].text} (id {int(a)})" for a in actions]
+
+    def _same(self, where: str, what: str, python: object, native: object) -> None:
+        if python != native:
+            self.disagree(f"{where}: {what} differ\nPython:\n{python}\nnative:\n{native}")
+
+    def disagree(self, what: str) -> NoReturn:
+        """Fail naming the deck and the moves that reach the disagreement (to replay it)."""
+        raise AssertionError(
+            f"{self.name} {self.options}: the engines disagree: {what}\n"
+            f"deck: {' '.join(self.deck())}\nmoves: {list(self.played)}"
+        )
+
+
+_LOCKSTEP: dict[type[Game[Any]], type[Lockstep]] = {}
+
+
+def lockstep_class(cls: type[Game[Any]]) -> type[Lockstep]:
+    """``cls`` with :class:`Lockstep` mixed in (made once per class)."""
+    if cls not in _LOCKSTEP:
+        _LOCKSTEP[cls] = type(f"Lockstep{cls.__name__}", (Lockstep, cls), {"PYTHON": cls})
+    return _LOCKSTEP[cls]

@@ -18,7 +18,18 @@ from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move
 from patience_gym.games.klondike import PLACES, TABLE, Kind, Klondike
-from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
+from patience_gym.testing import (
+    act,
+    action_id,
+    check_position,
+    deck,
+    legal_moves_text,
+    rest_of_pack,
+    scenario_game,
+)
+
+# each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
+pytestmark = pytest.mark.both_engines
 
 DATA = Path(__file__).parent / "data"
 
@@ -56,7 +67,7 @@ STOCK = "JC 9S AD TH 3S"
 
 
 def game_for(piles: list[str] = PILES, stock: str = STOCK, **options: object) -> Klondike:
-    g = Klondike(**options)
+    g = scenario_game(Klondike, **options)
     g.new_game(deck=klondike_deck(piles, stock))
     return g
 
@@ -297,8 +308,8 @@ def test_draw_three_turns_three_and_only_the_top_is_available() -> None:
     assert NAME[g.talon[-1]] == "9S"
 
 
-def test_counter_score_in_info() -> None:
-    env = gym.make("patience_gym/Klondike-v0")
+def test_counter_score_in_info(engine: str) -> None:
+    env = gym.make("patience_gym/Klondike-v0", engine=engine)
     _, info = env.reset(options={"deck": klondike_deck(PILES, STOCK)})
     assert info["counter_score"] == -52
     game: Klondike = env.unwrapped.game  # type: ignore[attr-defined]
@@ -317,7 +328,7 @@ def test_hidden_cards_never_reach_the_observation() -> None:
     assert np.array_equal(a.observation(), b.observation())
     stock_b = ["JC", "9S", "AD", "TH", "3S"]
     rest = [c for c in klondike_deck(PILES, STOCK)[28:] if c not in stock_b]
-    c = Klondike()
+    c = scenario_game(Klondike)
     c.new_game(deck=klondike_deck(PILES, " ".join(stock_b + rest[::-1])))
     assert np.array_equal(a.observation(), c.observation()), "stock order must not leak"
 
@@ -359,18 +370,18 @@ def test_mask_is_exact_on_the_scenario_positions() -> None:
     check_position(g)
 
 
-def test_options_reach_the_game_through_make() -> None:
-    env = gym.make("patience_gym/Klondike-v0", draw=3, passes=None, partial_moves=True)
+def test_options_reach_the_game_through_make(engine: str) -> None:
+    env = gym.make("patience_gym/Klondike-v0", engine=engine, draw=3, passes=None, partial_moves=True)
     g: Klondike = env.unwrapped.game  # type: ignore[attr-defined]
     assert (g.draw, g.passes, g.partial) == (3, None, True)
     for bad in ({"draw": 2}, {"passes": 0}, {"passes": 1.5}, {"partial_moves": "yes"}, {"draw": True}):
         with pytest.raises(ValueError, match=next(iter(bad))):
-            gym.make("patience_gym/Klondike-v0", **bad)
+            gym.make("patience_gym/Klondike-v0", engine=engine, **bad)
 
 
-def test_a_fixed_deal_and_move_list_win() -> None:
+def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
     record = json.loads((DATA / "klondike_win.json").read_text())
-    env = gym.make("patience_gym/Klondike-v0")
+    env = gym.make("patience_gym/Klondike-v0", engine=engine)
     env.reset(options={"deck": record["deck"].split()})
     total = 0.0
     for i, text in enumerate(record["moves"]):
