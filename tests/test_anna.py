@@ -33,7 +33,12 @@ from patience_gym.testing import (
     deck,
     legal_moves_text,
     rest_of_pack,
+    scenario_game,
 )
+
+# each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
+pytestmark = pytest.mark.both_engines
+
 
 DATA = Path(__file__).parent / "data"
 LAYOUT = "JC 5H JC QD 4H 5S 6S 7S 8S 9S"
@@ -47,7 +52,7 @@ def anna_deck(layout: str, pack: str = "") -> list[str]:
 
 
 def game_for(pack: str = "", layout: str = LAYOUT, **options: Any) -> Anna:
-    g = Anna(**options)
+    g = scenario_game(Anna, **options)
     g.new_game(deck=anna_deck(layout, pack))
     return g
 
@@ -257,9 +262,9 @@ def test_the_talons_top_three_cards_are_in_the_observation_in_order() -> None:
     assert places(a, "4D", "3D", "2D") == fan
 
 
-def test_a_fixed_deal_and_move_list_win() -> None:
+def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
     record = json.loads((DATA / "anna_win.json").read_text())
-    env = gym.make("patience_gym/Anna-v0")
+    env = gym.make("patience_gym/Anna-v0", engine=engine)
     _, info = env.reset(options={"deck": record["deck"].split()})
     game: Anna = env.unwrapped.game  # type: ignore[attr-defined]
     term = False
@@ -274,10 +279,10 @@ def test_a_fixed_deal_and_move_list_win() -> None:
     assert all(len(h) == 1 and NAME[h[0]][0] == "Q" for h in game.helps if h), "queens stay"
 
 
-def test_a_stuck_game_ends_lost() -> None:
+def test_a_stuck_game_ends_lost(engine: str) -> None:
     # Always take the lowest legal id (turning first, playing only when the pack is out): on this
     # deal the game sticks with the pack and both re-deals spent.
-    env = gym.make("patience_gym/Anna-v0")
+    env = gym.make("patience_gym/Anna-v0", engine=engine)
     _, info = env.reset(seed=0)
     game: Anna = env.unwrapped.game  # type: ignore[attr-defined]
     term = False
@@ -333,7 +338,7 @@ def test_refill_pack_a_knave_as_the_packs_last_card_leaves_the_help_waiting() ->
     deck = anna_deck(LAYOUT)
     deck.remove("JS")
     deck.append("JS")  # the last card of the pack
-    g = Anna(refill="pack")
+    g = scenario_game(Anna, refill="pack")
     g.new_game(deck=deck)
     while len(g.pack) > 1:
         act(g, "pack -> talon")
@@ -368,4 +373,4 @@ def test_refill_option_is_validated_and_observed() -> None:
 
 
 def test_refill_pack_random_games_keep_the_contract() -> None:
-    check_rollout(Anna(refill="pack"), np.random.default_rng(3), max_steps=400)
+    check_rollout(scenario_game(Anna, refill="pack"), np.random.default_rng(3), max_steps=400)

@@ -18,7 +18,18 @@ from patience_gym.core.cards import RANKS, SUITS, card_name, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move
 from patience_gym.games.babette import DOWN_ROW, EMPTY, SUIT_PILES, TABLE, UP_ROW, Babette, Kind
-from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
+from patience_gym.testing import (
+    act,
+    action_id,
+    check_position,
+    deck,
+    legal_moves_text,
+    rest_of_pack,
+    scenario_game,
+)
+
+# each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
+pytestmark = pytest.mark.both_engines
 
 
 def babette_deck(rows: list[str], rest: str = "") -> list[str]:
@@ -43,7 +54,7 @@ RELEASE = babette_deck(
 
 
 def game_for(deck: list[str] = ORDERLY) -> Babette:
-    g = Babette()
+    g = scenario_game(Babette)
     g.new_game(deck=deck)
     return g
 
@@ -441,11 +452,11 @@ def _win_moves() -> list[str]:
     return moves
 
 
-def test_a_fixed_deal_and_move_list_win_through_a_redeal() -> None:
+def test_a_fixed_deal_and_move_list_win_through_a_redeal(engine: str) -> None:
     # The deal whose first re-deal gathers into ORDERLY: the new pack reads column 7 top to
     # bottom, then column 6, ..., so ORDERLY's card (7 - i) * 13 + r is dealt at row r, column i.
     deck = [ORDERLY[(7 - i) * 13 + r] for r in range(13) for i in range(8)]
-    env = gym.make("patience_gym/Babette-v0")
+    env = gym.make("patience_gym/Babette-v0", engine=engine)
     _, info = env.reset(options={"deck": deck})
     game: Babette = env.unwrapped.game  # type: ignore[attr-defined]
     term = False
@@ -459,9 +470,9 @@ def test_a_fixed_deal_and_move_list_win_through_a_redeal() -> None:
     assert info["redeals_left"] == 1
 
 
-def test_a_stuck_game_ends_lost_once_pack_and_redeals_are_spent() -> None:
+def test_a_stuck_game_ends_lost_once_pack_and_redeals_are_spent(engine: str) -> None:
     # Always take the highest legal id (deal before playing): on this deal the game sticks.
-    env = gym.make("patience_gym/Babette-v0")
+    env = gym.make("patience_gym/Babette-v0", engine=engine)
     _, info = env.reset(seed=0)
     game: Babette = env.unwrapped.game  # type: ignore[attr-defined]
     term = False

@@ -17,7 +17,11 @@ from agents.heuristics.congress import heuristic
 from patience_gym.core.cards import NAME, names, ordered_pack
 from patience_gym.core.moves import Move
 from patience_gym.games.congress import TABLE, Congress, Kind
-from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack
+from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack, scenario_game
+
+# each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
+pytestmark = pytest.mark.both_engines
+
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 FULL = Counter(NAME[c] for c in ordered_pack(2))
@@ -35,7 +39,7 @@ def congress_deck(helps: str, row: str, pack: str = "", aces_first: bool = True)
 
 
 def game_for(helps: str, row: str, pack: str = "") -> Congress:
-    g = Congress()
+    g = scenario_game(Congress)
     g.new_game(deck=congress_deck(helps, row, pack))
     return g
 
@@ -49,7 +53,7 @@ def test_aces_are_taken_out_and_helps_then_rivers_dealt() -> None:
     deck = congress_deck("KC QD JH TS", "9C 8D 7H 6S 5C 4D 3H 2S", "KD QC")
     deck.remove("AH")
     deck.insert(7, "AH")  # among the river cards: dealt as if it were not there
-    g = Congress()
+    g = scenario_game(Congress)
     g.new_game(deck=deck)
     assert names(p[-1] for p in g.foundations) == ACES and g.foundation_cards == 0
     assert [names(h) for h in g.helps] == [["KC"], ["QD"], ["JH"], ["TS"], [], [], [], []]
@@ -169,9 +173,9 @@ def test_once_the_pack_is_exhausted_eight_help_places_open_to_river_cards() -> N
     assert sum(1 for h in g.helps if h) == 8 and len(g.helps) == 8
 
 
-def test_help_to_help_back_and_forth_is_stopped_by_the_step_limit() -> None:
+def test_help_to_help_back_and_forth_is_stopped_by_the_step_limit(engine: str) -> None:
     deck = congress_deck("6H 6H KS KC", "5H QC QD QS JC JD JS TC")
-    env = gym.make("patience_gym/Congress-v0")
+    env = gym.make("patience_gym/Congress-v0", engine=engine)
     env.reset(options={"deck": deck})
     game = env.unwrapped.game
     env.step(action_id(game, "river 0 -> help 0"))
@@ -202,14 +206,14 @@ def test_the_pack_order_is_not_observed_but_the_river_order_is() -> None:
 
 
 def test_every_action_has_a_distinct_readable_text() -> None:
-    g = Congress()
+    g = scenario_game(Congress)
     texts = [m.text for m in g.moves]
     assert len(texts) == len(set(texts)) == 138
     g.new_game(np.random.default_rng(0))
     check_position(g)
 
 
-def test_a_fixed_deck_is_won_through_the_env() -> None:
+def test_a_fixed_deck_is_won_through_the_env(engine: str) -> None:
     """Pack in rank order: play every card that fits a foundation, else refill, else deal."""
     rest = [
         n for n in sorted(FULL.elements(), key=lambda n: ("A23456789TJQK".index(n[0]), "CDHS".index(n[1])))
@@ -217,7 +221,7 @@ def test_a_fixed_deck_is_won_through_the_env() -> None:
     for c in [*ACES, "2C", "2D", "2H", "2S", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S"]:
         rest.remove(c)
     deck = congress_deck("2C 2D 2H 2S", "2C 2D 2H 2S 3C 3D 3H 3S", " ".join(rest))
-    env = gym.make("patience_gym/Congress-v0")
+    env = gym.make("patience_gym/Congress-v0", engine=engine)
     _, info = env.reset(options={"deck": deck})
     game = env.unwrapped.game
     refill, deal = action_id(game, "refill gaps from the pack"), action_id(game, "deal the next row")

@@ -26,7 +26,12 @@ from patience_gym.testing import (
     deck,
     legal_moves_text,
     rest_of_pack,
+    scenario_game,
 )
+
+# each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
+pytestmark = pytest.mark.both_engines
+
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 
@@ -43,7 +48,7 @@ def ls_deck(aux: str, rivals: str, pack: str = "", aces_first: bool = True) -> l
 
 
 def game_for(aux: str, rivals: str, pack: str = "", **options: object) -> LightAndShade:
-    g = LightAndShade(**options)
+    g = scenario_game(LightAndShade, **options)
     g.new_game(deck=ls_deck(aux, rivals, pack))
     return g
 
@@ -58,7 +63,7 @@ def test_aces_are_taken_out_and_the_rest_dealt_in_order() -> None:
     deck = ls_deck("KC QD JH TS", "9C 8D 7H 6S", "5C 4D")
     deck.remove("AD")
     deck.insert(5, "AD")  # between two auxiliaries
-    g = LightAndShade()
+    g = scenario_game(LightAndShade)
     g.new_game(deck=deck)
     assert found_tops(g) == ACES
     assert [names(p) for p in g.aux] == [["KC"], ["QD"], ["JH"], ["TS"]]
@@ -200,16 +205,16 @@ def test_the_talon_never_goes_to_a_foundation_nor_into_an_empty_auxiliary() -> N
     assert NAME[g.rivals[0]] == "2H" and g.talon == []
 
 
-def stuck_env(**options: Any) -> tuple[Any, dict[str, Any]]:
+def stuck_env(engine: str, **options: Any) -> tuple[Any, dict[str, Any]]:
     """Kings in the Rivals fit nothing, the 5s cannot reach the foundations, and talon cards
     only fill Rivals: turning the pack is the only move (and the re-deal, where allowed)."""
-    env = gym.make("patience_gym/LightAndShade-v0", talon_to_auxiliaries=False, **options)
+    env = gym.make("patience_gym/LightAndShade-v0", engine=engine, talon_to_auxiliaries=False, **options)
     _, info = env.reset(options={"deck": ls_deck("5H 5D 5C 5S", "KC KD KH KS")})
     return env, info
 
 
-def test_no_redeal_by_default_the_game_is_lost_when_stuck() -> None:
-    env, info = stuck_env()
+def test_no_redeal_by_default_the_game_is_lost_when_stuck(engine: str) -> None:
+    env, info = stuck_env(engine)
     turn = action_id(env.unwrapped.game, "pack -> talon")
     assert info["redeals_left"] == 0
     for _ in range(88):
@@ -243,8 +248,8 @@ def test_redeals_turn_the_talon_over_without_shuffle_and_no_more(redeals: int) -
     assert len(g.talon) == 88 and g.layout.view(g.observation(), "redeals_left")[0] == 0
 
 
-def test_a_redeal_is_the_only_way_on_when_stuck_and_the_game_ends_after_the_last() -> None:
-    env, info = stuck_env(redeals=1)
+def test_a_redeal_is_the_only_way_on_when_stuck_and_the_game_ends_after_the_last(engine: str) -> None:
+    env, info = stuck_env(engine, redeals=1)
     game = env.unwrapped.game
     turn, redeal = action_id(game, "pack -> talon"), action_id(game, "re-deal: talon turned over -> pack")
     assert info["redeals_left"] == 1 and "not the book's rule" in game.render()
@@ -284,7 +289,7 @@ def test_results_with_redeals_are_labelled_house_rules_and_the_books_rule_is_not
     [{}, {"talon_to_auxiliaries": False}, {"redeals": 2}, {"talon_to_auxiliaries": False, "redeals": 1}],
 )
 def test_random_games_keep_the_contract_under_every_option(options: dict[str, object]) -> None:
-    g = LightAndShade(**options)
+    g = scenario_game(LightAndShade, **options)
     check_rollout(g, np.random.default_rng(7), max_steps=600)
 
 
@@ -377,7 +382,7 @@ def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_turn() -> None:
 
 
 def test_every_action_has_a_distinct_readable_text() -> None:
-    g = LightAndShade()
+    g = scenario_game(LightAndShade)
     texts = [m.text for m in g.moves]
     assert len(texts) == len(set(texts)) == 34
     g.new_game(np.random.default_rng(0))
@@ -412,9 +417,9 @@ def _winning_moves() -> tuple[list[str], list[str]]:
     return ls_deck(aux, rivals, " ".join(pack)), moves
 
 
-def test_a_fixed_deck_is_won_through_the_env() -> None:
+def test_a_fixed_deck_is_won_through_the_env(engine: str) -> None:
     deck, moves = _winning_moves()
-    env = gym.make("patience_gym/LightAndShade-v0")
+    env = gym.make("patience_gym/LightAndShade-v0", engine=engine)
     _, info = env.reset(options={"deck": deck})
     game: LightAndShade = env.unwrapped.game  # type: ignore[attr-defined]
     total = 0.0

@@ -20,7 +20,19 @@ from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move
 from patience_gym.games import get_variant
 from patience_gym.games.louis import DOWN_ROW, LETTERS, TABLE, UP_ROW, Kind, Louis
-from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
+from patience_gym.testing import (
+    act,
+    action_id,
+    check_position,
+    deck,
+    legal_moves_text,
+    rest_of_pack,
+    scenario_game,
+)
+
+# each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
+pytestmark = pytest.mark.both_engines
+
 
 ALL = [NAME[c] for c in ordered_pack(2)]
 BASES = deck("AC AD AH AS KC KD KH KS")
@@ -59,7 +71,7 @@ STREAM = [x for s in "CDHS" for x in suit_stream(s)]  # 84 cards
 
 
 def new_game(pack: list[str], deal: str = "cadogan") -> Louis:
-    game = Louis(deal=deal)
+    game = scenario_game(Louis, deal=deal)
     game.new_game(deck=pack)
     check_position(game)
     return game
@@ -276,7 +288,7 @@ def test_where_both_copies_of_a_card_lie_in_a_packet_is_observed() -> None:
 
 @pytest.mark.parametrize("deal", ["cadogan", "dick"])
 def test_every_packet_reads_back_from_the_observation_however_tall(deal: str) -> None:
-    game = Louis(deal=deal)
+    game = scenario_game(Louis, deal=deal)
     rng = np.random.default_rng(3)
     game.new_game(rng)
     for _ in range(300):
@@ -361,8 +373,8 @@ def louis_moves() -> list[str]:
     return moves
 
 
-def test_louis_fixed_deck_wins_through_the_env() -> None:
-    env = gym.make("patience_gym/Louis-v0")
+def test_louis_fixed_deck_wins_through_the_env(engine: str) -> None:
+    env = gym.make("patience_gym/Louis-v0", engine=engine)
     env.reset(options={"deck": pack_for(LOUIS_ORDER)})
     moves = louis_moves()
     game: Louis = env.unwrapped.game  # type: ignore[attr-defined]
@@ -399,15 +411,15 @@ def stlouis_moves() -> list[str]:
     return moves
 
 
-def test_stlouis_fixed_deck_wins_through_the_env() -> None:
-    env = gym.make("patience_gym/StLouis-v0")
+def test_stlouis_fixed_deck_wins_through_the_env(engine: str) -> None:
+    env = gym.make("patience_gym/StLouis-v0", engine=engine)
     env.reset(options={"deck": pack_for(dick_order())})
     info = play_through(env, stlouis_moves())
     assert info["won"] is True and info["foundation_cards"] == 96 and info["redeals_left"] == 2
 
 
-def test_endless_marriages_are_cut_by_the_step_limit() -> None:
-    env = gym.make("patience_gym/StLouis-v0")
+def test_endless_marriages_are_cut_by_the_step_limit(engine: str) -> None:
+    env = gym.make("patience_gym/StLouis-v0", engine=engine)
     env.reset(options={"deck": pack_for(dick_order())})
     step_text(env, "deal the rest of the pack")  # tops: b 9C (TC under it), c TC
     steps, trunc, term = 1, False, False

@@ -16,7 +16,11 @@ import patience_gym  # noqa: F401
 from patience_gym.core.cards import RANK, names, parse_card
 from patience_gym.core.moves import Move
 from patience_gym.games.nestor import TABLE, Kind, Nestor, rectified_deal
-from patience_gym.testing import act, action_id, deck, legal_moves_text, rest_of_pack
+from patience_gym.testing import act, action_id, deck, legal_moves_text, rest_of_pack, scenario_game
+
+# each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
+pytestmark = pytest.mark.both_engines
+
 
 DATA = Path(__file__).parent / "data"
 
@@ -43,7 +47,7 @@ RESERVE_UP = 8  # the card_place column "reserve 0, face up"; reserve place k is
 
 
 def game_for(rows: list[str] = ROWS, reserve_cards: str = RESERVE, **options: object) -> Nestor:
-    g = Nestor(**options)
+    g = scenario_game(Nestor, **options)
     g.new_game(deck=nestor_deck(rows, reserve_cards))
     return g
 
@@ -159,9 +163,9 @@ def test_open_reserve_shows_all_four_and_never_turns() -> None:
     )
 
 
-def test_a_deal_with_no_move_at_all_ends_at_once() -> None:
+def test_a_deal_with_no_move_at_all_ends_at_once(engine: str) -> None:
     # open reserve, no two equal ranks available: lost before the first move
-    env = gym.make("patience_gym/Nestor-v0", reserve="open")
+    env = gym.make("patience_gym/Nestor-v0", engine=engine, reserve="open")
     _, info = env.reset(options={"deck": nestor_deck(ROWS, RESERVE)})
     assert not info["action_mask"].any()
     _, reward, term, trunc, info = env.step(0)
@@ -178,9 +182,9 @@ def test_unturned_reserve_never_reaches_the_observation() -> None:
     assert not np.array_equal(a.observation(), b.observation())
 
 
-def test_a_fixed_deal_and_move_list_win() -> None:
+def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
     record = json.loads((DATA / "nestor_win.json").read_text())
-    env = gym.make("patience_gym/Nestor-v0")
+    env = gym.make("patience_gym/Nestor-v0", engine=engine)
     env.reset(options={"deck": record["deck"].split()})
     total = 0.0
     for i, text in enumerate(record["moves"]):
@@ -191,8 +195,8 @@ def test_a_fixed_deal_and_move_list_win() -> None:
     assert info["won"] is True and term and not trunc and total == pytest.approx(1.0)
 
 
-def test_lost_game_terminates_without_a_win() -> None:
-    env = gym.make("patience_gym/Nestor-v0")
+def test_lost_game_terminates_without_a_win(engine: str) -> None:
+    env = gym.make("patience_gym/Nestor-v0", engine=engine)
     _, info = env.reset(options={"deck": nestor_deck(ROWS, RESERVE)})
     for _ in range(4):
         assert env.unwrapped.describe_action(int(np.flatnonzero(info["action_mask"])[0])) == "turn up reserve"

@@ -26,7 +26,11 @@ from patience_gym.games.the_kings import (
     line_foundation,
     play_outside_cards,
 )
-from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack
+from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack, scenario_game
+
+# each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
+pytestmark = pytest.mark.both_engines
+
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 ROW = {name: r for r, name in enumerate(ROW_NAMES)}
@@ -158,7 +162,7 @@ def game_for(
     inner: dict[str, str] | None = None,
     **options: str,
 ) -> TheKings:
-    game = TheKings(**options)
+    game = scenario_game(TheKings, **options)
     game.new_game(deck=kings_pack(outer, before, inner))
     return game
 
@@ -188,7 +192,7 @@ def test_the_eight_aces_are_taken_out_wherever_they_lie() -> None:
     assert pack[:8] == ACES
     rest = pack[8:]
     moved = [*rest[:30], "AS", "AH", *rest[30:60], "AC", "AD", "AC", *rest[60:], "AD", "AS", "AH"]
-    a, b = TheKings(), TheKings()
+    a, b = scenario_game(TheKings), scenario_game(TheKings)
     a.new_game(deck=pack)
     b.new_game(deck=moved)
     assert a.rows == b.rows
@@ -202,7 +206,7 @@ def test_columns_of_four_alternate_left_and_right_each_outside_the_last() -> Non
     pack = kings_pack({})  # line 3's first slot plays 2C and 2D before its card lands
     dealt = pack[8:]
     assert dealt[3:5] == ["2C", "2D"]
-    game = TheKings()
+    game = scenario_game(TheKings)
     game.new_game(deck=pack)
     # column 0 -> left rows (inner ends), top line first
     assert [row(game, n)[0] for n in ("L0", "L1", "L2")] == dealt[0:3]
@@ -391,10 +395,10 @@ def test_a_pair_out_of_sequence_and_a_one_card_row_take_either_direction() -> No
     check_position(game)
 
 
-def test_the_sequences_option_is_validated() -> None:
+def test_the_sequences_option_is_validated(engine: str) -> None:
     with pytest.raises(ValueError, match="sequences='up' is not allowed; choose one of 'monotone', 'either'"):
         TheKings(sequences="up")
-    env = gym.make("patience_gym/TheKings-v0", sequences="either")
+    env = gym.make("patience_gym/TheKings-v0", engine=engine, sequences="either")
     game: TheKings = getattr(env.unwrapped, "game")  # noqa: B009
     assert game.options == {"sequences": "either"} and not game.monotone
 
@@ -512,8 +516,8 @@ def test_an_emptied_row_is_a_lane_that_takes_any_available_card_at_its_inner_end
     check_position(game)
 
 
-def test_a_fixed_deal_is_won_through_the_env() -> None:
-    env = gym.make("patience_gym/TheKings-v0")
+def test_a_fixed_deal_is_won_through_the_env(engine: str) -> None:
+    env = gym.make("patience_gym/TheKings-v0", engine=engine)
     _, info = env.reset(options={"deck": kings_pack(WIN_ROWS, WIN_BEFORE, WIN_INNER)})
     assert info["cards_on_foundations"] == 80 and info["foundation_cards"] == 72
     game: TheKings = getattr(env.unwrapped, "game")  # noqa: B009
@@ -528,19 +532,19 @@ def test_a_fixed_deal_is_won_through_the_env() -> None:
     assert total == pytest.approx(1.0), "rewards share out what the deal left to win"
 
 
-def test_no_legal_move_left_loses() -> None:
+def test_no_legal_move_left_loses(engine: str) -> None:
     outer = {"L0": "5C", "L1": "7D", "L2": "9H", "L3": "JS", "R0": "KC", "R1": "5D", "R2": "7H", "R3": "9S"}
     game = game_for(outer)
     assert not game.legal_mask().any() and not game.won
-    env = gym.make("patience_gym/TheKings-v0")
+    env = gym.make("patience_gym/TheKings-v0", engine=engine)
     _, info = env.reset(options={"deck": kings_pack(outer)})
     assert not info["action_mask"].any()
     _, _, term, _, info = env.step(0)
     assert term and info["won"] is False
 
 
-def test_the_step_limit_stops_endless_back_and_forth() -> None:
-    env = gym.make("patience_gym/TheKings-v0")
+def test_the_step_limit_stops_endless_back_and_forth(engine: str) -> None:
+    env = gym.make("patience_gym/TheKings-v0", engine=engine)
     assert env.spec is not None and env.spec.max_episode_steps == TheKings.default_max_steps == 1000
     env.reset(options={"deck": kings_pack(MOVES_TABLE)})
     game: TheKings = getattr(env.unwrapped, "game")  # noqa: B009
@@ -583,7 +587,7 @@ def test_observation_is_bounded_and_holds_what_decides_legality() -> None:
     assert not layout.view(obs, "lane").any()
     assert layout.view(obs, "foundation_height") == pytest.approx([1.0] * 6 + [1 / 13] * 2)
     # the bound: the longest row there can be (all 96 cards in one row, set by hand) still fits
-    long = TheKings()
+    long = scenario_game(TheKings)
     long.new_game(deck=kings_pack({}))
     long.rows = [[c for r in long.rows for c in r] + [c for f in long.foundations for c in f[1:]]] + [[]] * 7
     long.foundations = [f[:1] for f in long.foundations]
