@@ -9,6 +9,7 @@
     patience-gym evaluate --env Klondike-v0 --policy greedy --episodes 1000 --seed 0
     patience-gym evaluate configs/eval/klondike.yaml --set episodes=200
     patience-gym train configs/ppo/nestor.yaml --set total_timesteps=100000
+    patience-gym solve --env Nestor-v0 --seeds 0:1000 --workers 2
 
 Each subcommand is one entry of :data:`COMMANDS`: a name, a help line, a function adding its
 arguments and the function running it (returning the exit status). Errors a user can fix (a bad
@@ -206,6 +207,15 @@ COMMANDS: tuple[Command, ...] = (
         "file that opens offline: buttons, arrow keys and a slider step through the game.",
     ),
     Command(
+        "solve",
+        "label deals won / lost / unknown for a player who sees every card (native solver)",
+        lambda p: _solve().add_arguments(p),
+        lambda args: int(_solve().run(args)),
+        "Solve the deals of seeds START:STOP with every card known and write one label file per "
+        "variant and option set (results/labels/); an interrupted run resumes where it stopped. "
+        "Options as for evaluate (--set env_kwargs.draw=3, or a config file); --deck FILE solves one deal.",
+    ),
+    Command(
         "train",
         "train MaskablePPO from a config (configs/ppo/...; needs the train extra)",
         _args_train,
@@ -214,6 +224,12 @@ COMMANDS: tuple[Command, ...] = (
         "(dotted for nested keys: --set ppo.n_steps=256 --set env_kwargs.draw=3).",
     ),
 )
+
+
+def _solve() -> Any:
+    import agents.solve
+
+    return agents.solve
 
 
 def _add_set(p: argparse.ArgumentParser, help: str) -> None:

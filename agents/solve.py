@@ -1,0 +1,372 @@
+"""``patience-gym solve``: label deals won / lost / unknown for a player who sees every card.
+
+::
+
+    patience-gym solve --env Nestor-v0 --seeds 0:1000 --workers 2
+    patience-gym solve --env Klondike-v0 --set env_kwargs.draw=3 --set env_kwargs.passes=None
+    patience-gym solve --env Babette-v0 --deck my_deal.txt
+
+A run over seeds writes one label file per variant and option set,
+``results/labels/<EnvName>[__option=value...].csv`` (only the options that differ from the
+registered defaults name the file). Rows are written as chunks of deals finish, so an interrupted
+run keeps what it labelled, and the same command resumes where it stopped. ``patience-gym
+evaluate`` reads these files to report each policy's share of the winnable deals.
+
+File format: ``#`` lines (the env, its rule options, the budget) then CSV rows
+``seed,label,nodes,seconds,length,actions`` where ``actions`` is a winning line of action ids
+separated by spaces (empty unless won): ``env.reset(seed=seed)`` then ``env.step`` each id wins.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import multiprocessing
+import signal
+import statistics
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.config import ConfigError
+from agents.evaluate import wilson
+from patience_gym.games import Variant, get_variant
+from patience_gym.solver import Label, solve_deal
+
+#: Where label files live unless ``--labels`` says otherwise (relative to the working directory).
+LABELS_DIR = Path("results/labels")
+#: Deals per task handed to a worker (and per write to the label file).
+CHUNK = 10
+FIELDS = ("seed", "label", "nodes", "seconds", "length", "actions")
+
+
+@dataclass
+class SolveConfig:
+    """What ``patience-gym solve`` labels: a variant, its rule options, seeds and a budget."""
+
+    env: str
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    seeds: str = "0:1000"
+    budget: int = 2_000_000
+    seconds: float | None = None
+    workers: int = 1
+    labels: str = str(LABELS_DIR)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.budget, bool) or self.budget <= 0:
+            raise ConfigError(f"the budget must be a positive number of nodes, got {self.budget}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ConfigError(f"seconds must be a positive time limit per deal, got {self.seconds}")
+        if self.workers < 1:
+            raise ConfigError(f"workers must be >= 1, got {self.workers}")
+        parse_seeds(self.seeds)
+
+
+def parse_seeds(text: str) -> range:
+    """``"0:1000"`` (start inclusive, stop exclusive) or a single seed ``"7"``."""
+    parts = str(text).split(":")
+    try:
+        if len(parts) == 1:
+            start = int(parts[0])
+            stop = start + 1
+        elif len(parts) == 2:
+            start, stop = int(parts[0]), int(parts[1])
+        else:
+            raise ValueError
+    except ValueError:
+        raise ConfigError(f"seeds must be START:STOP (e.g. 0:1000) or one seed, got {text!r}") from None
+    if start < 0:
+        raise ConfigError(f"seeds must be >= 0, got {text!r}")
+    if stop <= start:
+        raise ConfigError(f"the seed range {text!r} is empty: STOP must be greater than START")
+    return range(start, stop)
+
+
+def rule_options(variant: Variant, env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule options in ``env_kwargs``, checked; anything else (reward_mode, ...) is refused,
+    since a label depends on the rules alone."""
+    declared = variant.game.OPTIONS
+    other = sorted(set(env_kwargs) - set(declared))
+    if other:
+        allowed = ", ".join(declared) or "none"
+        raise ConfigError(
+            f"solve takes only {variant.env_name}'s rule options ({allowed}); "
+            f"{', '.join(other)} do(es) not change which deals are winnable"
+        )
+    variant.make_game(**env_kwargs)  # validates values with the game's own messages
+    return dict(env_kwargs)
+
+
+def label_path(variant: Variant, env_kwargs: Mapping[str, Any], labels: str | Path = LABELS_DIR) -> Path:
+    """The label file of ``variant`` with these rule options (only non-default ones name it)."""
+    defaults = variant.make_game().options
+    chosen = variant.make_game(**dict(env_kwargs)).options
+    parts = [f"{k}={chosen[k]}" for k in sorted(chosen) if chosen[k] != defaults[k]]
+    return Path(labels) / ("__".join([variant.env_name, *parts]) + ".csv")
+
+
+def read_labels(path: Path) -> dict[int, Label]:
+    """The labels stored in ``path`` by seed (empty when the file does not exist)."""
+    if not path.exists():
+        return {}
+    out: dict[int, Label] = {}
+    with path.open(newline="") as f:
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        for row in rows:
+            actions = tuple(int(a) for a in row["actions"].split())
+            seed = int(row["seed"])
+            out[seed] = Label(seed, row["label"], int(row["nodes"]), float(row["seconds"]), actions)
+    return out
+
+
+def _header(variant: Variant, env_kwargs: Mapping[str, Any], budget: int, seconds: float | None) -> list[str]:
+    options = variant.make_game(**dict(env_kwargs)).options
+    return [
+        f"# env={variant.env_name}",
+        f"# options={json.dumps(options, sort_keys=True)}",
+        f"# budget={budget} nodes per deal" + (f", at most {seconds} s" if seconds else ""),
+    ]
+
+
+def _check_header(path: Path, expected: list[str]) -> None:
+    with path.open() as f:
+        found = [line.rstrip("\n") for line in f if line.startswith("#")]
+    if found != expected:
+        raise ConfigError(
+            f"{path} was labelled with other settings ({'; '.join(found)[:200]}); to resume it, use the "
+            "same budget, or pass --overwrite to label again"
+        )
+
+
+def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None]) -> list[Label]:
+    env, options, seeds, budget, seconds = task
+    variant = get_variant(env)
+    return [solve_deal(variant, options, seed=s, max_nodes=budget, max_seconds=seconds) for s in seeds]
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone handles Ctrl-C
+
+
+def _run(tasks: list[Any], workers: int) -> Iterator[list[Label]]:
+    if workers == 1:
+        yield from map(_solve_chunk, tasks)
+        return
+    with multiprocessing.Pool(workers, initializer=_ignore_sigint) as pool:
+        yield from pool.imap_unordered(_solve_chunk, tasks)
+
+
+Progress = Callable[[list[Label]], None]
+
+
+def _progress(total: int, desc: str, enabled: bool) -> tuple[Progress, Callable[[], None]]:
+    if not enabled:
+        return (lambda labels: None), (lambda: None)
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return (lambda labels: None), (lambda: None)
+    bar = tqdm(total=total, desc=desc, unit="deal", leave=False, disable=None)
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+
+    def update(labels: list[Label]) -> None:
+        for lb in labels:
+            counts[lb.label] += 1
+        bar.update(len(labels))
+        bar.set_postfix(counts)
+
+    return update, bar.close
+
+
+def label_seeds(
+    cfg: SolveConfig, *, overwrite: bool = False, progress: bool = True
+) -> tuple[Path, dict[int, Label]]:
+    """Label every seed of ``cfg`` not yet in its label file; return the path and all its labels."""
+    variant = get_variant(cfg.env)
+    options = rule_options(variant, cfg.env_kwargs)
+    seeds = parse_seeds(cfg.seeds)
+    path = label_path(variant, options, cfg.labels)
+    header = _header(variant, options, cfg.budget, cfg.seconds)
+    if path.exists() and not overwrite:
+        _check_header(path, header)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(header) + "\n" + ",".join(FIELDS) + "\n")
+    done = read_labels(path)
+    todo = [s for s in seeds if s not in done]
+    tasks = [
+        (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds)
+        for i in range(0, len(todo), CHUNK)
+    ]
+    update, close = _progress(len(todo), f"solve {variant.env_name}", progress)
+    try:
+        with path.open("a", newline="") as f:
+            writer = csv.writer(f)
+            for labels in _run(tasks, cfg.workers):
+                for lb in labels:
+                    writer.writerow(
+                        [
+                            lb.seed,
+                            lb.label,
+                            lb.nodes,
+                            f"{lb.seconds:.4f}",
+                            lb.length,
+                            " ".join(map(str, lb.actions)),
+                        ]
+                    )
+                    assert lb.seed is not None
+                    done[lb.seed] = lb
+                f.flush()
+                update(labels)
+    finally:
+        close()
+    _sort_rows(path)
+    return path, {s: done[s] for s in seeds if s in done}
+
+
+def _sort_rows(path: Path) -> None:
+    """Rewrite a finished label file with its rows in seed order (workers finish out of order)."""
+    lines = path.read_text().splitlines()
+    head = [ln for ln in lines if ln.startswith("#")] + [",".join(FIELDS)]
+    rows = [ln for ln in lines[len(head) :] if ln]
+    rows.sort(key=lambda ln: int(ln.split(",", 1)[0]))
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(head + rows) + "\n")
+    tmp.replace(path)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a set of labels says: decided share, winnable rate with its interval, timings."""
+
+    deals: int
+    won: int
+    lost: int
+    unknown: int
+    median_seconds: float
+    p95_seconds: float
+    nodes_per_second: float
+
+    @property
+    def decided(self) -> float:
+        return (self.won + self.lost) / self.deals if self.deals else 0.0
+
+    @property
+    def winnable(self) -> float:
+        return self.won / self.deals if self.deals else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.won, self.deals)
+
+
+def summarize(labels: Iterable[Label]) -> Summary:
+    items = list(labels)
+    secs = sorted(lb.seconds for lb in items) or [0.0]
+    p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
+    total_s = sum(secs)
+    return Summary(
+        deals=len(items),
+        won=sum(lb.label == "won" for lb in items),
+        lost=sum(lb.label == "lost" for lb in items),
+        unknown=sum(lb.label == "unknown" for lb in items),
+        median_seconds=statistics.median(secs),
+        p95_seconds=p95,
+        nodes_per_second=sum(lb.nodes for lb in items) / total_s if total_s else 0.0,
+    )
+
+
+def format_summary(env: str, s: Summary) -> str:
+    lo, hi = s.interval
+    return (
+        f"{env}: {s.deals} deals, decided {100 * s.decided:.1f}% ({s.unknown} unknown); "
+        f"winnable with every card seen {100 * s.winnable:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+        f"(95% Wilson); time per deal median {s.median_seconds:.3f} s, p95 {s.p95_seconds:.3f} s; "
+        f"{s.nodes_per_second:,.0f} nodes/s"
+    )
+
+
+def solve_deck(cfg: SolveConfig, deck_file: str) -> tuple[Label, list[str]]:
+    """Solve the deal in ``deck_file`` (card strings, first dealt first, separated by spaces,
+    commas or newlines); return the label and the winning line described move by move."""
+    variant = get_variant(cfg.env)
+    options = rule_options(variant, cfg.env_kwargs)
+    try:
+        text = Path(deck_file).read_text()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the deck file {deck_file}: {exc.strerror}") from None
+    deck = text.replace(",", " ").split()
+    label = solve_deal(variant, options, deck=deck, max_nodes=cfg.budget, max_seconds=cfg.seconds)
+    game = variant.make_game(**options)
+    game.new_game(deck=deck)
+    described = []
+    for a in label.actions:
+        described.append(game.describe(a))
+        game.apply(a)
+    return label, described
+
+
+def print_json(obj: Any) -> None:
+    json.dump(obj, sys.stdout, indent=2)
+    print()
+
+
+# ---- the command --------------------------------------------------------------------------------
+
+
+def add_arguments(p: Any) -> None:
+    p.add_argument("config", nargs="?", help="YAML config with the keys below; flags override it")
+    p.add_argument("--env", help="environment id, e.g. Klondike-v0")
+    p.add_argument("--seeds", help="START:STOP, the deals of reset(seed=START) .. STOP-1 (default 0:1000)")
+    p.add_argument(
+        "--deck", metavar="FILE", help="solve this one deal instead (card strings, first dealt first)"
+    )
+    p.add_argument("--budget", type=int, help="nodes per deal before answering unknown (default 2000000)")
+    p.add_argument("--seconds", type=float, help="also stop a deal after this many seconds")
+    p.add_argument("--workers", type=int, help="processes to spread deals over (default 1)")
+    p.add_argument("--labels", help=f"folder of label files (default {LABELS_DIR})")
+    p.add_argument("--overwrite", action="store_true", help="label again from scratch instead of resuming")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
+    p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def run(args: Any) -> int:
+    from agents.config import load
+
+    flags = {k: getattr(args, k) for k in ("env", "seeds", "budget", "seconds", "workers", "labels")}
+    cfg = load(SolveConfig, args.config, args.set, **flags)
+    if args.deck:
+        label, described = solve_deck(cfg, args.deck)
+        if args.json:
+            print_json(
+                {
+                    "label": label.label,
+                    "nodes": label.nodes,
+                    "seconds": label.seconds,
+                    "actions": list(label.actions),
+                }
+            )
+        else:
+            print(f"{cfg.env}: {label.label} ({label.nodes:,} nodes, {label.seconds:.3f} s)")
+            for i, text in enumerate(described, 1):
+                print(f"{i:4d}. {text}")
+        return 0
+    path, labels = label_seeds(cfg, overwrite=args.overwrite, progress=not args.json)
+    summary = summarize(labels.values())
+    if args.json:
+        print_json(
+            {
+                "env": cfg.env,
+                "labels": str(path),
+                **summary.__dict__,
+                "decided": summary.decided,
+                "winnable": summary.winnable,
+                "ci95": list(summary.interval),
+            }
+        )
+    else:
+        print(format_summary(cfg.env, summary))
+        print(f"labels: {path}")
+    return 0

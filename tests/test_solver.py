@@ -1,0 +1,178 @@
+"""The solver and ``patience-gym solve``: won lines replay through gym.make, labels resume, bad
+input is refused. Per-variant hooks (canonical keys, safe moves) have their own tests."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import patience_gym  # noqa: F401
+from agents.cli import main
+from agents.solve import SolveConfig, label_path, label_seeds, parse_seeds, read_labels
+from patience_gym.games import VARIANTS, get_variant
+from patience_gym.native import native_available
+from patience_gym.solver import Label, solve_deal
+
+pytestmark = pytest.mark.skipif(not native_available(), reason="the solver runs on the native engine")
+
+LABELS = Path(__file__).resolve().parents[1] / "results" / "labels"
+
+
+def replay_wins(env_id: str, seed: int, actions: tuple[int, ...], **options: object) -> bool:
+    """Reset with ``seed``, step every action (each must be legal) and report whether the env says won."""
+    env = gym.make(f"patience_gym/{env_id}", max_episode_steps=len(actions) + 10, **options)
+    _, info = env.reset(seed=seed)
+    terminated = False
+    for i, a in enumerate(actions):
+        assert not terminated, f"{env_id} seed {seed}: the game ended before action {i}"
+        assert info["action_mask"][a], f"{env_id} seed {seed}: action {i} ({a}) is illegal"
+        _, _, terminated, truncated, info = env.step(a)
+        assert not truncated
+    return bool(terminated and info["won"])
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+def test_won_lines_replay_through_gym_make(variant):
+    won = 0
+    for seed in range(40):
+        label = solve_deal(variant, seed=seed, max_nodes=100_000)
+        assert label.label in ("won", "lost", "unknown")
+        if label.label == "won":
+            won += 1
+            assert replay_wins(variant.env_name, seed, label.actions)
+            if won == 3:
+                break
+        else:
+            assert label.actions == ()
+    # Each variant wins some of these deals within this budget: otherwise the replay above
+    # checked nothing.
+    assert won >= 1, f"{variant.env_name}: no deal of seeds 0..39 solved within 100,000 nodes"
+
+
+def _stored(env_name: str) -> list[Label]:
+    path = LABELS / f"{env_name}.csv"
+    return [lb for lb in read_labels(path).values() if lb.label == "won"] if path.exists() else []
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+def test_stored_solutions_replay(variant):
+    won = _stored(variant.env_name)
+    if not won:
+        pytest.skip(f"no committed labels for {variant.env_name} (results/labels/)")
+    sample = won[:: max(1, len(won) // 8)][:8]
+    for lb in sample:
+        assert lb.seed is not None
+        assert replay_wins(variant.env_name, lb.seed, lb.actions), f"seed {lb.seed}"
+
+
+def test_a_deal_without_moves_is_proven_lost():
+    # Nestor: a pack whose layout has no pair and whose reserve cannot pair either is lost at
+    # once; the solver must say lost (searched out), not unknown.
+    variant = get_variant("Nestor-v0")
+    for seed in range(200):
+        label = solve_deal(variant, seed=seed, max_nodes=50_000)
+        if label.label == "lost":
+            assert label.nodes < 50_000 and label.actions == ()
+            return
+    pytest.fail("no Nestor deal of seeds 0..199 proven lost")
+
+
+def test_the_same_seed_gives_the_same_label_and_line():
+    variant = get_variant("Congress-v0")
+    a = solve_deal(variant, seed=3, max_nodes=100_000)
+    b = solve_deal(variant, seed=3, max_nodes=100_000)
+    assert (a.label, a.actions, a.nodes) == (b.label, b.actions, b.nodes)
+
+
+def test_a_tiny_budget_answers_unknown():
+    label = solve_deal(get_variant("Klondike-v0"), seed=0, max_nodes=1)
+    assert label.label == "unknown"
+
+
+def test_labels_resume_where_they_stopped(tmp_path):
+    cfg = SolveConfig(env="Nestor-v0", seeds="0:6", budget=20_000, labels=str(tmp_path))
+    path, first = label_seeds(cfg, progress=False)
+    assert sorted(first) == list(range(6))
+    # An interrupted run: keep the first three rows only.
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[: 4 + 3]) + "\n")
+    cfg.seeds = "0:10"
+    _, again = label_seeds(cfg, progress=False)
+    assert sorted(again) == list(range(10))
+    for s in range(3):  # the rows kept are read back, not solved again
+        assert (again[s].label, again[s].nodes, again[s].actions) == (
+            first[s].label,
+            first[s].nodes,
+            first[s].actions,
+        )
+    rows = list(csv.reader(ln for ln in path.read_text().splitlines() if not ln.startswith("#")))
+    assert [int(r[0]) for r in rows[1:]] == list(range(10))  # each seed once, in order
+
+
+def test_resuming_with_another_budget_is_refused(tmp_path):
+    label_seeds(
+        SolveConfig(env="Nestor-v0", seeds="0:2", budget=20_000, labels=str(tmp_path)), progress=False
+    )
+    with pytest.raises(ValueError, match="other settings"):
+        label_seeds(
+            SolveConfig(env="Nestor-v0", seeds="0:4", budget=30_000, labels=str(tmp_path)), progress=False
+        )
+
+
+def test_label_files_are_named_by_the_options_that_differ():
+    v = get_variant("Klondike-v0")
+    assert label_path(v, {}).name == "Klondike-v0.csv"
+    assert label_path(v, {"draw": 3}).name == "Klondike-v0__draw=3.csv"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"), [("5:5", "empty"), ("-3:4", ">= 0"), ("a:b", "START:STOP"), ("1:2:3", "START:STOP")]
+)
+def test_bad_seed_ranges_are_refused(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_seeds(text)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--env", "Nestor-v0", "--seeds", "4:4"], "empty"),
+        (["--env", "Nestor-v0", "--seeds=-1:4"], ">= 0"),
+        (["--env", "Nestor-v0", "--budget", "0"], "positive"),
+        (["--env", "Nestor-v0", "--seconds", "-1"], "positive"),
+        (["--env", "Nestor-v0", "--set", "env_kwargs.bogus=1"], "rule options"),
+        (["--env", "Klondike-v0", "--set", "env_kwargs.draw=5"], "draw"),
+        (["--env", "Nestor-v0", "--set", "env_kwargs.reward_mode=win"], "rule options"),
+        (["--env", "Nope-v0"], "Nope"),
+        (["--env", "Nestor-v0", "--deck", "/nonexistent/deck.txt"], "cannot read"),
+    ],
+)
+def test_cli_refuses_bad_input_in_one_line(argv, message, capsys, tmp_path):
+    assert main(["solve", *argv, "--labels", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("patience-gym solve: error:") and message in err and "\n" not in err
+
+
+def test_cli_refuses_a_malformed_deck(capsys, tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("AS AS 2C")
+    assert main(["solve", "--env", "Nestor-v0", "--deck", str(deck)]) == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_cli_solves_one_deck_and_prints_the_line(capsys, tmp_path):
+    variant = get_variant("Congress-v0")
+    game = variant.make_game()
+    import numpy as np
+
+    game.new_game(np.random.default_rng(3))
+    deck = tmp_path / "deck.txt"
+    deck.write_text(" ".join(game.deck()))
+    expected = solve_deal(variant, seed=3, max_nodes=100_000)
+    assert main(["solve", "--env", "Congress-v0", "--deck", str(deck), "--budget", "100000"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Congress-v0: {expected.label}")
+    assert len([ln for ln in out.splitlines()[1:] if ln.strip()]) == expected.length
