@@ -13,7 +13,7 @@ from patience_gym.games.klondike import Klondike
 from patience_gym.native import NativeGame, native_available
 from patience_gym.testing import Lockstep, act, action_id, deck, rest_of_pack, scenario_engine, scenario_game
 
-pytestmark = pytest.mark.skipif(not native_available(), reason="the native engine is not built")
+needs_native = pytest.mark.skipif(not native_available(), reason="the native engine is not built")
 
 # The Klondike scenarios' deal: pile 2 shows AS, pile 3 shows 2S, the stock turns JC first.
 DEALT = deck("KH 3C 4C 5C 6C 7C 8D QS 4D 5D 6D 7D 8H AS 5H 6H 7H 8S 2S 6S 7S 9C JD 8C 9D TC 9H 2H JC 9S")
@@ -37,6 +37,7 @@ def test_python_scenarios_build_plain_python_games() -> None:
         pass
 
 
+@needs_native
 def test_a_lockstep_game_is_the_python_game_with_its_twin_moved_alongside() -> None:
     g = lockstep()
     assert isinstance(g, Klondike) and g.options == {"draw": 1, "passes": 1, "partial_moves": False}
@@ -48,6 +49,7 @@ def test_a_lockstep_game_is_the_python_game_with_its_twin_moved_alongside() -> N
     assert g.played == ("'AS pile 2 -> foundation' (id 3)",)
 
 
+@needs_native
 def test_a_position_that_differs_fails_naming_the_deck_and_moves() -> None:
     g = lockstep()
     act(g, "stock -> talon")
@@ -60,6 +62,7 @@ def test_a_position_that_differs_fails_naming_the_deck_and_moves() -> None:
     assert """moves: ["'stock -> talon' (id 15)", "'AS pile 2 -> foundation' (id 3)"]""" in text
 
 
+@needs_native
 def test_a_move_only_the_native_engine_accepts_fails() -> None:
     g = lockstep()
     assert g.twin is not None
@@ -68,6 +71,7 @@ def test_a_move_only_the_native_engine_accepts_fails() -> None:
         g.apply(action_id(g, "pile 3 -> foundation"))
 
 
+@needs_native
 def test_a_refusal_must_come_with_the_same_message(monkeypatch: pytest.MonkeyPatch) -> None:
     g = lockstep()
     with pytest.raises(IllegalMove, match="is not legal now"):
