@@ -13,7 +13,7 @@ The deal of seed ``s`` is the one ``env.reset(seed=s)`` deals: a pack shuffled b
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ import numpy as np
 from patience_gym.games import Variant
 from patience_gym.native import NativeGame, _module, make_game
 
-__all__ = ["VERDICTS", "Label", "solve_deal"]
+__all__ = ["VERDICTS", "Label", "solve_deal", "solve_line"]
 
 #: What the solver can answer about a deal.
 VERDICTS = ("won", "lost", "unknown")
@@ -64,3 +64,27 @@ def solve_deal(
     game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
     verdict, actions, nodes, _positions, seconds = _module().solve(game._c, max_nodes, max_seconds or 0.0)
     return Label(seed, verdict, int(nodes), float(seconds), tuple(int(a) for a in actions))
+
+
+def solve_line(
+    variant: Variant,
+    options: Mapping[str, Any] | None,
+    deck: object,
+    actions: Sequence[int] = (),
+    *,
+    max_nodes: int = 100_000,
+) -> Label:
+    """Solve the position reached by dealing ``deck`` and playing ``actions`` (each must be legal).
+
+    The planner's question on a sampled deal: can the game still be won from here, and how? The
+    label's ``actions`` continue from the position (``actions`` themselves not included).
+    """
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
+        raise ValueError(f"the node budget must be a positive integer, got {max_nodes!r}")
+    game = make_game(variant, "native", **dict(options or {}))
+    assert isinstance(game, NativeGame)
+    game.new_game(None, deck)
+    for a in actions:
+        game._c.apply(int(a))  # checked: an illegal id raises instead of corrupting the game
+    verdict, line, nodes, _positions, seconds = _module().solve(game._c, max_nodes, 0.0)
+    return Label(None, verdict, int(nodes), float(seconds), tuple(int(a) for a in line))
