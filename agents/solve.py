@@ -23,23 +23,19 @@ import csv
 import json
 import multiprocessing
 import signal
-import statistics
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agents.config import ConfigError
-from agents.evaluate import wilson
+from agents.labels import FIELDS, LABELS_DIR, format_summary, label_path, read_labels, rule_options, summarize
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label, solve_deal
 
-#: Where label files live unless ``--labels`` says otherwise (relative to the working directory).
-LABELS_DIR = Path("results/labels")
 #: Deals per task handed to a worker (and per write to the label file).
 CHUNK = 10
-FIELDS = ("seed", "label", "nodes", "seconds", "length", "actions")
 
 
 @dataclass
@@ -82,43 +78,6 @@ def parse_seeds(text: str) -> range:
     if stop <= start:
         raise ConfigError(f"the seed range {text!r} is empty: STOP must be greater than START")
     return range(start, stop)
-
-
-def rule_options(variant: Variant, env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    """The rule options in ``env_kwargs``, checked; anything else (reward_mode, ...) is refused,
-    since a label depends on the rules alone."""
-    declared = variant.game.OPTIONS
-    other = sorted(set(env_kwargs) - set(declared))
-    if other:
-        allowed = ", ".join(declared) or "none"
-        raise ConfigError(
-            f"solve takes only {variant.env_name}'s rule options ({allowed}); "
-            f"{', '.join(other)} do(es) not change which deals are winnable"
-        )
-    variant.make_game(**env_kwargs)  # validates values with the game's own messages
-    return dict(env_kwargs)
-
-
-def label_path(variant: Variant, env_kwargs: Mapping[str, Any], labels: str | Path = LABELS_DIR) -> Path:
-    """The label file of ``variant`` with these rule options (only non-default ones name it)."""
-    defaults = variant.make_game().options
-    chosen = variant.make_game(**dict(env_kwargs)).options
-    parts = [f"{k}={chosen[k]}" for k in sorted(chosen) if chosen[k] != defaults[k]]
-    return Path(labels) / ("__".join([variant.env_name, *parts]) + ".csv")
-
-
-def read_labels(path: Path) -> dict[int, Label]:
-    """The labels stored in ``path`` by seed (empty when the file does not exist)."""
-    if not path.exists():
-        return {}
-    out: dict[int, Label] = {}
-    with path.open(newline="") as f:
-        rows = csv.DictReader(line for line in f if not line.startswith("#"))
-        for row in rows:
-            actions = tuple(int(a) for a in row["actions"].split())
-            seed = int(row["seed"])
-            out[seed] = Label(seed, row["label"], int(row["nodes"]), float(row["seconds"]), actions)
-    return out
 
 
 def _header(variant: Variant, env_kwargs: Mapping[str, Any], budget: int, seconds: float | None) -> list[str]:
@@ -235,57 +194,6 @@ def _sort_rows(path: Path) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text("\n".join(head + rows) + "\n")
     tmp.replace(path)
-
-
-@dataclass(frozen=True)
-class Summary:
-    """What a set of labels says: decided share, winnable rate with its interval, timings."""
-
-    deals: int
-    won: int
-    lost: int
-    unknown: int
-    median_seconds: float
-    p95_seconds: float
-    nodes_per_second: float
-
-    @property
-    def decided(self) -> float:
-        return (self.won + self.lost) / self.deals if self.deals else 0.0
-
-    @property
-    def winnable(self) -> float:
-        return self.won / self.deals if self.deals else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.won, self.deals)
-
-
-def summarize(labels: Iterable[Label]) -> Summary:
-    items = list(labels)
-    secs = sorted(lb.seconds for lb in items) or [0.0]
-    p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
-    total_s = sum(secs)
-    return Summary(
-        deals=len(items),
-        won=sum(lb.label == "won" for lb in items),
-        lost=sum(lb.label == "lost" for lb in items),
-        unknown=sum(lb.label == "unknown" for lb in items),
-        median_seconds=statistics.median(secs),
-        p95_seconds=p95,
-        nodes_per_second=sum(lb.nodes for lb in items) / total_s if total_s else 0.0,
-    )
-
-
-def format_summary(env: str, s: Summary) -> str:
-    lo, hi = s.interval
-    return (
-        f"{env}: {s.deals} deals, decided {100 * s.decided:.1f}% ({s.unknown} unknown); "
-        f"winnable with every card seen {100 * s.winnable:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
-        f"(95% Wilson); time per deal median {s.median_seconds:.3f} s, p95 {s.p95_seconds:.3f} s; "
-        f"{s.nodes_per_second:,.0f} nodes/s"
-    )
 
 
 def solve_deck(cfg: SolveConfig, deck_file: str) -> tuple[Label, list[str]]:

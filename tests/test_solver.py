@@ -11,7 +11,8 @@ import pytest
 
 import patience_gym  # noqa: F401
 from agents.cli import main
-from agents.solve import SolveConfig, label_path, label_seeds, parse_seeds, read_labels
+from agents.labels import label_path, read_labels
+from agents.solve import SolveConfig, label_seeds, parse_seeds
 from patience_gym.games import VARIANTS, get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import Label, solve_deal
@@ -176,3 +177,15 @@ def test_cli_solves_one_deck_and_prints_the_line(capsys, tmp_path):
     out = capsys.readouterr().out
     assert out.startswith(f"Congress-v0: {expected.label}")
     assert len([ln for ln in out.splitlines()[1:] if ln.strip()]) == expected.length
+
+
+def test_a_policy_is_compared_with_the_labels_of_the_same_deals():
+    from agents.labels import winnable_share
+
+    labels = {s: Label(s, lab, 1, 0.0) for s, lab in enumerate(["won", "won", "lost", "unknown", "won"])}
+    share = winnable_share(labels, {0: True, 1: False, 2: False, 3: True, 4: True, 9: True})
+    assert (share.labelled, share.winnable, share.wins, share.unknown) == (5, 3, 2, 1)
+    assert share.share == pytest.approx(2 / 3)
+    # A win on a deal the solver proved lost is a bug somewhere, never a figure to print.
+    with pytest.raises(ValueError, match="labelled lost"):
+        winnable_share(labels, {2: True})

@@ -1,0 +1,156 @@
+"""Label files: what the solver said about each deal, and how a policy compares with it.
+
+``results/labels/<EnvName>[__option=value...].csv`` (only the rule options that differ from the
+registered defaults name the file): ``#`` lines (the env, its rule options, the budget), then CSV
+rows ``seed,label,nodes,seconds,length,actions``; ``actions`` is a winning line of action ids
+separated by spaces (empty unless won): ``env.reset(seed=seed)`` then ``env.step`` each id wins.
+Written by ``patience-gym solve`` (:mod:`agents.solve`), read by ``patience-gym evaluate`` and
+``scripts/results.py``.
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.config import ConfigError
+from agents.evaluate import wilson
+from patience_gym.games import Variant, get_variant
+from patience_gym.solver import Label
+
+#: Where label files live unless ``--labels`` says otherwise (relative to the working directory).
+LABELS_DIR = Path("results/labels")
+FIELDS = ("seed", "label", "nodes", "seconds", "length", "actions")
+
+
+def rule_options(variant: Variant, env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule options in ``env_kwargs``, checked; anything else (reward_mode, ...) is refused,
+    since a label depends on the rules alone."""
+    declared = variant.game.OPTIONS
+    other = sorted(set(env_kwargs) - set(declared))
+    if other:
+        allowed = ", ".join(declared) or "none"
+        raise ConfigError(
+            f"solve takes only {variant.env_name}'s rule options ({allowed}); "
+            f"{', '.join(other)} do(es) not change which deals are winnable"
+        )
+    variant.make_game(**env_kwargs)  # validates values with the game's own messages
+    return dict(env_kwargs)
+
+
+def label_path(variant: Variant, env_kwargs: Mapping[str, Any], labels: str | Path = LABELS_DIR) -> Path:
+    """The label file of ``variant`` with these rule options (only non-default ones name it)."""
+    defaults = variant.make_game().options
+    chosen = variant.make_game(**dict(env_kwargs)).options
+    parts = [f"{k}={chosen[k]}" for k in sorted(chosen) if chosen[k] != defaults[k]]
+    return Path(labels) / ("__".join([variant.env_name, *parts]) + ".csv")
+
+
+def read_labels(path: Path) -> dict[int, Label]:
+    """The labels stored in ``path`` by seed (empty when the file does not exist)."""
+    if not path.exists():
+        return {}
+    out: dict[int, Label] = {}
+    with path.open(newline="") as f:
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        for row in rows:
+            actions = tuple(int(a) for a in row["actions"].split())
+            seed = int(row["seed"])
+            out[seed] = Label(seed, row["label"], int(row["nodes"]), float(row["seconds"]), actions)
+    return out
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a set of labels says: decided share, winnable rate with its interval, timings."""
+
+    deals: int
+    won: int
+    lost: int
+    unknown: int
+    median_seconds: float
+    p95_seconds: float
+    nodes_per_second: float
+
+    @property
+    def decided(self) -> float:
+        return (self.won + self.lost) / self.deals if self.deals else 0.0
+
+    @property
+    def winnable(self) -> float:
+        return self.won / self.deals if self.deals else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.won, self.deals)
+
+
+def summarize(labels: Iterable[Label]) -> Summary:
+    items = list(labels)
+    secs = sorted(lb.seconds for lb in items) or [0.0]
+    p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
+    total_s = sum(secs)
+    return Summary(
+        deals=len(items),
+        won=sum(lb.label == "won" for lb in items),
+        lost=sum(lb.label == "lost" for lb in items),
+        unknown=sum(lb.label == "unknown" for lb in items),
+        median_seconds=statistics.median(secs),
+        p95_seconds=p95,
+        nodes_per_second=sum(lb.nodes for lb in items) / total_s if total_s else 0.0,
+    )
+
+
+def format_summary(env: str, s: Summary) -> str:
+    lo, hi = s.interval
+    return (
+        f"{env}: {s.deals} deals, decided {100 * s.decided:.1f}% ({s.unknown} unknown); "
+        f"winnable with every card seen {100 * s.winnable:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+        f"(95% Wilson); time per deal median {s.median_seconds:.3f} s, p95 {s.p95_seconds:.3f} s; "
+        f"{s.nodes_per_second:,.0f} nodes/s"
+    )
+
+
+@dataclass(frozen=True)
+class WinnableShare:
+    """A policy's results on the deals the solver labelled: how many of the evaluated deals are
+    winnable with every card seen, how many of those the policy won, and how many are unknown."""
+
+    labelled: int  #: evaluated deals that have a label
+    winnable: int  #: of those, labelled won
+    wins: int  #: the policy's wins among the winnable deals
+    unknown: int  #: evaluated deals labelled unknown
+
+    @property
+    def share(self) -> float:
+        """The policy's share of the winnable deals."""
+        return self.wins / self.winnable if self.winnable else 0.0
+
+
+def winnable_share(labels: Mapping[int, Label], wins_by_seed: Mapping[int, bool]) -> WinnableShare:
+    """Compare a policy's wins (by deal seed) with the labels of the same deals."""
+    labelled = [s for s in wins_by_seed if s in labels]
+    winnable = [s for s in labelled if labels[s].label == "won"]
+    won_unwinnable = [s for s in labelled if wins_by_seed[s] and labels[s].label == "lost"]
+    if won_unwinnable:
+        raise ValueError(
+            f"the policy won deal(s) {won_unwinnable[:5]} that the solver labelled lost: "
+            "a solver or rules bug"
+        )
+    return WinnableShare(
+        labelled=len(labelled),
+        winnable=len(winnable),
+        wins=sum(wins_by_seed[s] for s in winnable),
+        unknown=sum(labels[s].label == "unknown" for s in labelled),
+    )
+
+
+def labels_for(env: str, env_kwargs: Mapping[str, Any], labels: str | Path = LABELS_DIR) -> dict[int, Label]:
+    """The stored labels of ``env`` with the rule options among ``env_kwargs`` (empty if none)."""
+    variant = get_variant(env)
+    rules = {k: v for k, v in env_kwargs.items() if k in variant.game.OPTIONS}
+    return read_labels(label_path(variant, rules, labels))
