@@ -13,6 +13,12 @@ trains), then plays random, greedy and the PPO model (``best_model.zip``: the on
 on the periodic evaluation's own deals) on deals ``reset(seed=i)``, ``i`` in ``0 .. episodes-1``:
 seeds that training and its periodic evaluation never use (see :mod:`agents.train`).
 
+Where ``patience-gym solve`` wrote labels for the variant (``results/labels/``), a row gives the
+deals winnable by a player who sees every card, and each policy's wins among them.
+``--policy`` (repeatable) runs only the policies named and keeps the other rows, e.g.
+``--policy planner:samples=8`` adds the planner's row; ``--labels-only`` runs no policy and
+refreshes the winnable rows after new labels.
+
 Writes ``results/results.md`` (a Markdown table, with a plain verdict per variant) and
 ``results/results.json``. Rows for variants not run this time are kept from the previous JSON, so
 variants can be (re)done one at a time.
@@ -33,6 +39,8 @@ from patience_gym.core.game import house_rules
 from patience_gym.games import VARIANTS, get_variant
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The policy name of the solver's row: deals winnable by a player who sees every card.
+WINNABLE = "winnable (every card seen)"
 
 
 def config_path(env_name: str) -> Path:
@@ -94,8 +102,9 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
         out, info = None, None
     else:
         out, info = train_if_needed(env_name, args.skip_train, args.retrain)
-    specs = ["random", "greedy"]
-    if out is not None:
+    specs = list(args.policy or ["random", "greedy"])
+    if out is not None and (not args.policy or "ppo" in args.policy):
+        specs = [sp for sp in specs if sp != "ppo"]
         model = out / "best_model.zip"
         specs.append(f"ppo:{model if model.is_file() else out / 'final_model.zip'}")
     rows = []
@@ -110,7 +119,10 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
             progress=True,
         )
         row = r.summary()
-        row["policy"] = "ppo" if spec.startswith("ppo:") else spec
+        row["policy"] = policy_name(spec)
+        if spec != row["policy"]:
+            row["spec"] = spec
+        row["won_seeds"] = [r.seed + e.index for e in r.episodes if e.won]
         if spec.startswith("ppo:") and out is not None:
             row["model"] = (
                 str(Path(spec[4:]).relative_to(ROOT)) if Path(spec[4:]).is_relative_to(ROOT) else spec[4:]
@@ -127,6 +139,41 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
     return rows
 
 
+def policy_name(spec: str) -> str:
+    """The row's policy name: ``ppo:<path>`` -> ``ppo``, ``planner:samples=8`` -> ``planner``."""
+    return spec.split(":", 1)[0]
+
+
+def winnable_row(env_name: str, env_kwargs: dict[str, Any], episodes: int) -> dict[str, Any] | None:
+    """The solver's labels of the same deals (seeds 0..episodes-1) as a row, or None without labels."""
+    from agents.evaluate import wilson
+    from agents.labels import labels_for
+
+    labels = labels_for(env_name, env_kwargs, ROOT / "results" / "labels")
+    seen = [labels[s] for s in range(episodes) if s in labels]
+    if not seen:
+        return None
+    won = [lb.seed for lb in seen if lb.label == "won"]
+    return {
+        "policy": WINNABLE,
+        "games": len(seen),
+        "wins": len(won),
+        "win_rate": len(won) / len(seen),
+        "ci95": list(wilson(len(won), len(seen))),
+        "unknown": sum(lb.label == "unknown" for lb in seen),
+        "won_seeds": won,
+    }
+
+
+def share_of_winnable(row: dict[str, Any], winnable: dict[str, Any] | None) -> str:
+    """``wins among winnable / winnable`` for a policy row ('' without labels or won seeds)."""
+    if winnable is None or "won_seeds" not in row or row["policy"] == WINNABLE:
+        return ""
+    won = set(winnable["won_seeds"])
+    hits = len(won.intersection(row["won_seeds"]))
+    return f"{hits}/{len(won)} ({100 * hits / max(1, len(won)):.0f}%)"
+
+
 def stale_ppo(
     old: list[dict[str, Any]], new: list[dict[str, Any]], reason: str | None
 ) -> list[dict[str, Any]]:
@@ -138,6 +185,22 @@ def stale_ppo(
     if reason is None or any(r["policy"] == "ppo" for r in new):
         return []
     return [{**r, "stale": r.get("stale") or reason} for r in old if r["policy"] == "ppo"]
+
+
+ORDER = ("random", "greedy", "planner", "ppo")
+
+
+def merge_rows(
+    old: list[dict[str, Any]], new: list[dict[str, Any]], args: argparse.Namespace
+) -> list[dict[str, Any]]:
+    """This run's rows, the previous rows of policies not run this time (``--policy`` runs only
+    some), and a stale PPO row where asked; in the order random, greedy, planner, ppo."""
+    ran = {r["policy"] for r in new}
+    kept = [r for r in old if r["policy"] not in ran and r["policy"] != WINNABLE and r["policy"] != "ppo"]
+    if args.policy and "ppo" not in args.policy:
+        kept += [r for r in old if r["policy"] == "ppo"]
+    rows = new + kept + stale_ppo(old, new + kept, args.stale_reason)
+    return sorted(rows, key=lambda r: ORDER.index(r["policy"]) if r["policy"] in ORDER else len(ORDER))
 
 
 def _trained_config(out: Path) -> dict[str, Any]:
@@ -182,8 +245,9 @@ def verdict(rows: list[dict[str, Any]]) -> str:
 
 def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
     head = (
-        "| variant | policy | games | wins | win rate [95% Wilson CI] | mean cards on foundations "
-        "| mean length | PPO training |\n|---|---|---:|---:|---|---:|---:|---|"
+        "| variant | policy | games | wins | win rate [95% Wilson CI] | wins among the winnable deals "
+        "| mean cards on foundations | mean length | PPO training |\n"
+        "|---|---|---:|---:|---|---:|---:|---:|---|"
     )
     lines = [head]
     # each registered id, then its runs with options (``Klondike-v0 draw=3``) right below it
@@ -192,7 +256,15 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
     ]
     order += sorted(k for k in results if k not in order)
     for env_name in order:
+        winnable = next((r for r in results[env_name] if r["policy"] == WINNABLE), None)
         for r in results[env_name]:
+            if r["policy"] == WINNABLE:
+                unknown = f", {r['unknown']} unknown" if r["unknown"] else ""
+                lines.append(
+                    f"| {env_name} | **{WINNABLE}** | {r['games']} | {r['wins']} | {_rate(r)}{unknown} "
+                    "| | | | |"
+                )
+                continue
             budget = ""
             if r["policy"] == "ppo" and r.get("train_timesteps"):
                 secs = r.get("train_seconds")
@@ -202,6 +274,7 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             policy = f"{r['policy']} (stale: {r['stale']})" if r.get("stale") else r["policy"]
             lines.append(
                 f"| {env_name} | {policy} | {r['games']} | {r['wins']} | {_rate(r)} "
+                f"| {share_of_winnable(r, winnable)} "
                 f"| {r['mean_foundation_cards']:.1f} | {r['mean_length']:.1f} | {budget} |"
             )
     lines.append("")
@@ -219,6 +292,16 @@ def main(argv: list[str] | None = None) -> int:
         "--skip-train", action="store_true", help="never train; PPO only where a model exists"
     )
     parser.add_argument("--retrain", action="store_true", help="train even where a model exists")
+    parser.add_argument(
+        "--labels-only",
+        action="store_true",
+        help="run no policy: refresh the winnable rows from results/labels/",
+    )
+    parser.add_argument(
+        "--policy",
+        action="append",
+        help="run only these policies (repeatable: random, greedy, planner:..., ppo); other rows are kept",
+    )
     parser.add_argument(
         "--set",
         action="append",
@@ -240,11 +323,14 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[dict[str, Any]]] = {}
     start = time.perf_counter()
     for name in names:
-        rows = run_variant(name, args)
+        rows = [] if args.labels_only else run_variant(name, args)
         key = row_key(name, parse_sets(args.set))
         # re-read just before writing: another run may have updated other variants meanwhile
         results = json.loads(js.read_text()) if js.is_file() else {}
-        results[key] = rows + stale_ppo(results.get(key, []), rows, args.stale_reason)
+        if not args.labels_only:
+            results[key] = merge_rows(results.get(key, []), rows, args)
+        win = winnable_row(name, parse_sets(args.set), args.episodes)
+        results[key] = [r for r in results.get(key, []) if r["policy"] != WINNABLE] + ([win] if win else [])
         md.parent.mkdir(parents=True, exist_ok=True)  # written after each variant: a crash keeps the rest
         js.write_text(json.dumps(results, indent=2) + "\n")
         table = markdown(results)
