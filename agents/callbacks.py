@@ -83,9 +83,11 @@ class ReportingEvalCallback(MaskableEvalCallback):
         csv_path: Path,
         report: Callable[[str], None],
         history: list[Evaluation] | None = None,
+        first: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.first = first  # also evaluate on the first step (the model as training starts)
         self.csv_path, self.report = csv_path, report
         self.history: list[Evaluation] = list(history or [])
         self._cards: list[int] = []
@@ -97,10 +99,18 @@ class ReportingEvalCallback(MaskableEvalCallback):
             self._cards.append(int(locals_["info"].get("foundation_cards", 0)))
 
     def _on_step(self) -> bool:
-        due = self.eval_freq > 0 and self.n_calls % self.eval_freq == 0
+        due = self.eval_freq > 0 and (
+            self.n_calls % self.eval_freq == 0 or (self.first and self.n_calls == 1)
+        )
         if due:
             self._cards = []
-        go_on = bool(super()._on_step())
+        if self.first and self.n_calls == 1 and self.eval_freq > 1:
+            # MaskableEvalCallback evaluates when n_calls % eval_freq == 0: make this call one.
+            self.n_calls, saved = self.eval_freq, self.n_calls
+            go_on = bool(super()._on_step())
+            self.n_calls = saved
+        else:
+            go_on = bool(super()._on_step())
         if due:
             self._record()
         return go_on

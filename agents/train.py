@@ -114,6 +114,8 @@ def train(
     if cfg.torch_threads is not None:
         torch.set_num_threads(cfg.torch_threads)
     model, done = _model(cfg, out)
+    if cfg.imitation and not cfg.resume:
+        _imitate(cfg, model, out, report)
     eval_cb = _eval_callback(cfg, out, done=done, report=report) if cfg.eval_freq else None
     all_callbacks = _checkpoint_callbacks(cfg, out) + ([eval_cb] if eval_cb else []) + list(callbacks or [])
     start = time.perf_counter()
@@ -140,6 +142,29 @@ def train(
     _close(model)
     report(summary(info, out))
     return out
+
+
+def _imitate(cfg: TrainConfig, model: MaskablePPO, out: Path, report: Callable[[str], None]) -> None:
+    """Behaviour cloning of the config's teacher into the fresh model (agents.imitation)."""
+    from agents.imitation import check_imitation, collect, pretrain
+    from patience_gym.games import get_variant
+
+    settings = check_imitation(cfg.imitation)
+    demos = collect(
+        get_variant(cfg.env).env_id,
+        cfg.env_kwargs,
+        settings["teacher"],
+        settings["episodes"],
+        reward=cfg.reward,
+        gamma=float(model.gamma),
+        report=report,
+    )
+    agreement = pretrain(model, demos, settings, report)
+    model.save(out / "imitation_model.zip")
+    report(
+        f"imitation: {settings['teacher']} won {demos.wins}/{demos.episodes} deals; the policy agrees "
+        f"with it on {100 * agreement:.1f}% of {len(demos.actions):,} decisions (saved imitation_model.zip)"
+    )
 
 
 def prepare_output_dir(cfg: TrainConfig, *, overwrite: bool) -> Path:
@@ -249,6 +274,8 @@ def _eval_callback(
         csv_path=out / CSV_NAME,
         report=report,
         history=read_evaluations(out / CSV_NAME, upto=done) if cfg.resume else None,
+        # After a warm start, evaluate at once: the cloned policy is a candidate for best_model.zip.
+        first=bool(cfg.imitation) and not cfg.resume,
     )
     if cfg.resume:
         _restore_evaluations(cb, out / "evaluations.npz", upto=done)

@@ -75,6 +75,10 @@ class TrainConfig:
     ``gae_lambda``, ``learning_rate``, ``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``,
     ``target_kl``, ``device``, ...). ``learning_rate`` and ``clip_range`` also take rl-zoo3's
     ``lin_<value>`` for a linear decay to 0."""
+    imitation: dict[str, Any] = field(default_factory=dict)
+    """Warm start by behaviour cloning of a teacher before PPO (:mod:`agents.imitation`):
+    ``{teacher: greedy, episodes: 300, epochs: 20, batch_size: 256, learning_rate: 1.0e-3,
+    value: true}``; empty (the default): PPO starts from scratch."""
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
     """``MaskableActorCriticPolicy`` arguments, e.g. ``{net_arch: [256, 256], activation_fn: relu}``
     (``activation_fn`` by name: relu, tanh, elu, leaky_relu, gelu, silu)."""
@@ -111,6 +115,13 @@ def check_config(cfg: TrainConfig) -> None:
     _check_deal_seeds(cfg)
     check_ppo_kwargs(cfg.ppo)
     check_policy_kwargs(cfg.policy_kwargs)
+    if cfg.imitation:
+        from agents.imitation import check_imitation
+
+        try:
+            check_imitation(cfg.imitation)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
 
 
 def check_env_options(env: str, env_kwargs: dict[str, Any]) -> dict[str, Any]:

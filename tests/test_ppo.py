@@ -167,6 +167,9 @@ BAD = [
     (["policy_kwargs.net_arch=64"], "key 'policy_kwargs.net_arch' must be a list of layer sizes >= 1"),
     (["policy_kwargs.net_arch={pi: [8], vf: [0]}"], "key 'policy_kwargs.net_arch.vf' must be a list"),
     (["policy_kwargs.net_arch={pi: [8]}"], "key 'policy_kwargs.net_arch' must be a list of layer sizes"),
+    (["imitation.episodes=0"], "key 'imitation.episodes' must be a positive integer"),
+    (["imitation.teachr=greedy"], "key 'imitation': unknown setting(s) ['teachr']"),
+    (["imitation.learning_rate=-1"], "key 'imitation.learning_rate' must be a positive number"),
 ]
 
 
