@@ -8,7 +8,9 @@
     patience-gym replay --env Klondike-v0 --policy greedy --seed 3 --out replay.html
     patience-gym evaluate --env Klondike-v0 --policy greedy --episodes 1000 --seed 0
     patience-gym evaluate configs/eval/klondike.yaml --set episodes=200
+    patience-gym evaluate --env Klondike-v0 --policy greedy --backend ray --address auto
     patience-gym train configs/ppo/nestor.yaml --set total_timesteps=100000
+    patience-gym train configs/rllib/nestor.yaml --trainer rllib
     patience-gym solve --env Nestor-v0 --seeds 0:1000 --workers 2
 
 Each subcommand is one entry of :data:`COMMANDS`: a name, a help line, a function adding its
@@ -23,7 +25,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from agents.config import ConfigError, load
 
@@ -38,11 +40,15 @@ class EvalConfig:
     episodes: int = 1000
     seed: int = 0
     workers: int = 1
+    backend: Literal["local", "ray"] = "local"
+    address: str | None = None
 
     def __post_init__(self) -> None:
         for key, low in (("episodes", 1), ("seed", 0), ("workers", 1)):
             if getattr(self, key) < low:
                 raise ConfigError(f"key {key!r} must be >= {low}, got {getattr(self, key)}")
+        if self.address is not None and self.backend != "ray":
+            raise ConfigError("key 'address' names a Ray cluster: use it with backend: ray (--backend ray)")
 
 
 # ---- list, show ---------------------------------------------------------------------------------
@@ -114,10 +120,25 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _args_evaluate(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", nargs="?", help="YAML config (configs/eval/...); flags override it")
     p.add_argument("--env", help="environment id, e.g. Klondike-v0")
-    p.add_argument("--policy", action="append", help="random, greedy or ppo:<model.zip>; repeat for several")
+    p.add_argument(
+        "--policy",
+        action="append",
+        help="random, greedy, ppo:<model.zip> or rllib:<checkpoint>; repeat for several",
+    )
     p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
-    p.add_argument("--workers", type=int, help="processes to spread episodes over (default 1)")
+    p.add_argument(
+        "--workers", type=int, help="processes to spread episodes over (default 1); CPUs of a local Ray"
+    )
+    p.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        help="where chunks of deals run: local processes (default) or Ray tasks (the scale extra)",
+    )
+    p.add_argument(
+        "--address",
+        help="with --backend ray: the cluster (auto, or ray://HOST:10001); default: start a local Ray",
+    )
     _add_set(p, "override a config key, e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
@@ -134,9 +155,19 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         episodes=args.episodes,
         seed=args.seed,
         workers=args.workers,
+        backend=args.backend,
+        address=args.address,
     )
     if not cfg.policies:
-        raise ConfigError("no policy given: use --policy (random, greedy, ppo:<model path>)")
+        raise ConfigError(
+            "no policy given: use --policy (random, greedy, ppo:<model path>, rllib:<checkpoint>)"
+        )
+    if cfg.backend == "ray":
+        from agents.backends import connect_ray
+
+        # Start (or reach) Ray now: one line naming the extra if it is missing, and the seconds it
+        # takes to start do not count in the first policy's games per second.
+        connect_ray(cfg.address, cfg.workers if cfg.workers > 1 else None)
     results = [
         evaluate(
             cfg.env,
@@ -146,6 +177,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             workers=cfg.workers,
             env_kwargs=cfg.env_kwargs,
             progress=not args.json,
+            backend=cfg.backend,
+            address=cfg.address,
         )
         for p in cfg.policies
     ]
@@ -157,7 +190,17 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _args_train(p: argparse.ArgumentParser) -> None:
-    p.add_argument("config", help="YAML config, e.g. configs/ppo/nestor.yaml")
+    p.add_argument("config", help="YAML config, e.g. configs/ppo/nestor.yaml (configs/rllib/... for rllib)")
+    p.add_argument(
+        "--trainer",
+        choices=["sb3", "rllib"],
+        default="sb3",
+        help="sb3: MaskablePPO in this process (default, the train extra); rllib: RLlib PPO with "
+        "action masking on Ray (the scale extra)",
+    )
+    p.add_argument(
+        "--address", help="with --trainer rllib: the Ray cluster to train on (default: a local Ray)"
+    )
     _add_set(p, "override a config key, e.g. total_timesteps=100000 or resume=<checkpoint.zip>")
     p.add_argument(
         "--overwrite",
@@ -167,12 +210,28 @@ def _args_train(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
+    if args.trainer == "rllib":
+        return _train_rllib(args)
+    if args.address is not None:
+        raise ConfigError("--address names a Ray cluster: use it with --trainer rllib")
     from agents.extras import require
 
     require("train", "training")  # one line naming the extra, not an ImportError
     from agents.train import load_config, train
 
     train(load_config(args.config, args.set), overwrite=args.overwrite)
+    return 0
+
+
+def _train_rllib(args: argparse.Namespace) -> int:
+    from agents.backends import require_scale
+
+    require_scale("--trainer rllib")  # one line naming the extra, not an ImportError
+    from agents.rllib import train
+    from agents.rllib_config import load_config
+
+    overrides = [*args.set, *([f"address={args.address}"] if args.address else [])]
+    train(load_config(args.config, overrides), overwrite=args.overwrite)
     return 0
 
 
@@ -217,10 +276,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "train",
-        "train MaskablePPO from a config (configs/ppo/...; needs the train extra)",
+        "train MaskablePPO from a config (configs/ppo/...; needs the train extra), or RLlib PPO",
         _args_train,
         _cmd_train,
-        "Train sb3-contrib MaskablePPO as the YAML config says. Any key may be overridden with --set "
+        "Train sb3-contrib MaskablePPO as the YAML config says, or with --trainer rllib RLlib PPO with "
+        "action masking on Ray (configs/rllib/...). Any key may be overridden with --set "
         "(dotted for nested keys: --set ppo.n_steps=256 --set env_kwargs.draw=3).",
     ),
 )

@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import pickle
-import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -29,6 +27,7 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
+from agents.backends import ChunkError, ChunkFailure, map_chunks
 from agents.policies import Policy, make_policy
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
@@ -125,27 +124,50 @@ class Result:
 def play_episodes(
     env_name: str, policy: str | Policy, indices: Sequence[int], seed: int, env_kwargs: dict[str, Any]
 ) -> list[Episode]:
-    """Play the episodes ``indices`` (deal ``seed + i``) in this process."""
+    """Play the episodes ``indices`` (deal ``seed + i``) in this process.
+
+    An episode that raises stops the chunk with :class:`~agents.backends.ChunkFailure` naming the
+    env, the deal's seed and the episode, whichever process or machine it ran on."""
     env = gym.make(f"patience_gym/{env_name}", **env_kwargs)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
     player = as_policy(policy)
     out = []
     for i in indices:
-        obs, info = env.reset(seed=seed + i)
-        player.reset(seed + i)
-        length, trunc = 0, False
-        term = not info["action_mask"].any()  # a deal with no legal move is lost at once
-        while not (term or trunc):
-            obs, _, term, trunc, info = env.step(player(core, obs))
-            length += 1
-        out.append(Episode(i, bool(info["won"]), int(info["foundation_cards"]), length, bool(trunc)))
-    env.close()
+        try:
+            out.append(_play_one(env, core, player, seed + i, i))
+        except Exception as exc:
+            raise ChunkFailure(
+                f"{env_name} deal seed {seed + i} (episode {i}): {type(exc).__name__}: {exc}"
+            ) from exc
+    env.close()  # type: ignore[no-untyped-call, unused-ignore]  # untyped in Gymnasium 1.2
     return out
+
+
+def _play_one(env: gym.Env[Any, Any], core: PatienceEnv, player: Policy, deal: int, index: int) -> Episode:
+    obs, info = env.reset(seed=deal)
+    player.reset(deal)
+    length, trunc = 0, False
+    term = not info["action_mask"].any()  # a deal with no legal move is lost at once
+    while not (term or trunc):
+        obs, _, term, trunc, info = env.step(player(core, obs))
+        length += 1
+    return Episode(index, bool(info["won"]), int(info["foundation_cards"]), length, bool(trunc))
 
 
 def _chunks(n: int, size: int) -> Iterator[list[int]]:
     for start in range(0, n, size):
         yield list(range(start, min(n, start + size)))
+
+
+class EvaluationError(ValueError):
+    """An episode raised: the message names its deal's seed; ``partial`` holds the result of the
+    chunks of episodes that finished (``partial.games`` of them). A ``ValueError``, as the policy
+    errors it mostly carries are (a model trained on another variant), so that the command line
+    reports it on one line."""
+
+    def __init__(self, message: str, partial: Result) -> None:
+        super().__init__(message)
+        self.partial = partial
 
 
 def evaluate(
@@ -157,44 +179,64 @@ def evaluate(
     workers: int = 1,
     env_kwargs: dict[str, Any] | None = None,
     progress: bool = False,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Result:
     """Play ``policy`` on ``episodes`` deals and summarise. ``workers > 1`` uses processes.
 
-    ``policy`` is a spec string (``random``, ``greedy``, ``ppo:<model>``), a policy object (``name``,
-    ``reset(seed)``, ``__call__(env, obs) -> action``) or a function ``f(env, obs) -> action``; an
-    object or function is copied to each worker, so with ``workers > 1`` it must pickle.
+    ``policy`` is a spec string (``random``, ``greedy``, ``ppo:<model>``, ``rllib:<checkpoint>``),
+    a policy object (``name``, ``reset(seed)``, ``__call__(env, obs) -> action``) or a function
+    ``f(env, obs) -> action``; an object or function is copied to each worker, so with
+    ``workers > 1`` it must pickle.
+
+    ``backend="ray"`` plays the chunks of episodes as Ray tasks (:func:`agents.backends.map_chunks`:
+    the cluster at ``address``, or a local Ray with ``workers`` CPUs); the result is the same as
+    the local backend's, episode for episode. An episode that raises ends the evaluation with
+    :class:`EvaluationError`, naming its seed and keeping the episodes already played.
     """
     variant = get_variant(env_name)
     env_kwargs = dict(env_kwargs or {})
     player = as_policy(policy)  # fail fast on a bad spec, before starting workers
     probe = gym.make(variant.env_id, **env_kwargs)  # and on bad options
     options = dict(probe.unwrapped.game.options)  # type: ignore[attr-defined]
-    probe.close()
+    probe.close()  # type: ignore[no-untyped-call, unused-ignore]  # untyped in Gymnasium 1.2
     _check_counts(episodes=episodes, seed=seed, workers=workers)
     # A spec string travels to the workers as is (each builds its own policy, PPO models load once).
     task_policy: str | Policy = policy if isinstance(policy, str) else player
-    if workers > 1 and not isinstance(policy, str):
+    if workers > 1 and backend == "local" and not isinstance(policy, str):
         _check_picklable(player)
     result = Result(variant.env_name, player.name, env_kwargs, seed, options=options)
+    # The chunking depends on the counts alone, never on the backend: the deals are the same.
     chunk = max(1, min(50, episodes // (4 * workers) or 1))
     tasks = [(variant.env_name, task_policy, idx, seed, env_kwargs) for idx in _chunks(episodes, chunk)]
     bar = _progress(episodes, f"{variant.env_name} {player.name}", progress)
     start = time.perf_counter()
     eps: list[Episode] = []
     try:
-        for got in _run(tasks, workers):
+        for _, got in map_chunks(_play_task, tasks, backend=backend, workers=workers, address=address):
             eps += got
             bar(len(got), eps)
+    except ChunkError as exc:
+        _summarise(result, eps, time.perf_counter() - start)
+        raise EvaluationError(
+            f"{player.name} on {variant.env_name}: {exc}; {result.games} of {episodes} episodes finished",
+            result,
+        ) from None
     finally:
         bar(0, eps, close=True)
-    result.seconds = time.perf_counter() - start
+    return _summarise(result, eps, time.perf_counter() - start)
+
+
+def _summarise(result: Result, eps: list[Episode], seconds: float) -> Result:
+    result.seconds = seconds
     eps.sort(key=lambda e: e.index)
     result.episodes = eps
     result.games = len(eps)
     result.wins = sum(e.won for e in eps)
     result.truncated = sum(e.truncated for e in eps)
-    result.mean_foundation_cards = float(np.mean([e.foundation_cards for e in eps]))
-    result.mean_length = float(np.mean([e.length for e in eps]))
+    if eps:
+        result.mean_foundation_cards = float(np.mean([e.foundation_cards for e in eps]))
+        result.mean_length = float(np.mean([e.length for e in eps]))
     return result
 
 
@@ -219,23 +261,6 @@ Task = tuple[str, str | Policy, list[int], int, dict[str, Any]]
 
 def _play_task(task: Task) -> list[Episode]:
     return play_episodes(*task)
-
-
-def _ignore_sigint() -> None:
-    # Ctrl-C reaches the whole process group: the parent alone handles it (and terminates the pool),
-    # so the workers neither print tracebacks nor finish their chunks first.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _run(tasks: list[Task], workers: int) -> Iterator[list[Episode]]:
-    """The tasks' episodes, chunk by chunk in order, in this process or a pool of ``workers``."""
-    if workers == 1:
-        for task in tasks:
-            yield _play_task(task)
-        return
-    # Pool.__exit__ terminates the workers, so an interrupt (or an error) stops them at once.
-    with multiprocessing.Pool(workers, initializer=_ignore_sigint) as pool:
-        yield from pool.imap(_play_task, tasks)
 
 
 Progress = Callable[..., None]

@@ -77,11 +77,18 @@ BUILTIN: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPoli
 
 
 def make_policy(spec: str) -> Policy:
-    """``random``, ``greedy`` or ``ppo:<path to a saved MaskablePPO model>``."""
+    """``random``, ``greedy``, ``ppo:<path to a saved MaskablePPO model>`` or
+    ``rllib:<RLlib run folder or checkpoint>``."""
     if spec in BUILTIN:
         return BUILTIN[spec]()
     if spec.startswith("ppo:"):
         from agents.ppo import PPOPolicy  # needs the train extra (torch, sb3-contrib)
 
         return PPOPolicy(spec[4:])
-    raise ValueError(f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)} or ppo:<model path>")
+    if spec.startswith("rllib:"):
+        from agents.rllib import RLlibPolicy  # RLlib itself is imported by the policy (scale extra)
+
+        return RLlibPolicy(spec[6:])
+    raise ValueError(
+        f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, ppo:<model path> or rllib:<checkpoint>"
+    )
