@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import csv
 import json
-import multiprocessing
-import signal
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.backends import map_chunks
 from agents.config import ConfigError
 from agents.labels import FIELDS, LABELS_DIR, format_summary, label_path, read_labels, rule_options, summarize
 from patience_gym.games import Variant, get_variant
@@ -49,6 +48,10 @@ class SolveConfig:
     seconds: float | None = None
     workers: int = 1
     labels: str = str(LABELS_DIR)
+    backend: str = "local"
+    """``local`` (this process or a pool of ``workers``) or ``ray`` (Ray tasks; the scale extra)."""
+    address: str | None = None
+    """With ``backend: ray``: the cluster (``auto``, ``ray://HOST:10001``); default a local Ray."""
 
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or self.budget <= 0:
@@ -58,6 +61,10 @@ class SolveConfig:
         if self.workers < 1:
             raise ConfigError(f"workers must be >= 1, got {self.workers}")
         parse_seeds(self.seeds)
+        if self.backend not in ("local", "ray"):
+            raise ConfigError(f"backend must be local or ray, got {self.backend!r}")
+        if self.address is not None and self.backend != "ray":
+            raise ConfigError("an address names a Ray cluster: use it with --backend ray")
 
 
 def parse_seeds(text: str) -> range:
@@ -100,21 +107,17 @@ def _check_header(path: Path, expected: list[str]) -> None:
 
 
 def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None]) -> list[Label]:
+    from agents.backends import ChunkFailure
+
     env, options, seeds, budget, seconds = task
     variant = get_variant(env)
-    return [solve_deal(variant, options, seed=s, max_nodes=budget, max_seconds=seconds) for s in seeds]
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone handles Ctrl-C
-
-
-def _run(tasks: list[Any], workers: int) -> Iterator[list[Label]]:
-    if workers == 1:
-        yield from map(_solve_chunk, tasks)
-        return
-    with multiprocessing.Pool(workers, initializer=_ignore_sigint) as pool:
-        yield from pool.imap_unordered(_solve_chunk, tasks)
+    labels = []
+    for s in seeds:
+        try:
+            labels.append(solve_deal(variant, options, seed=s, max_nodes=budget, max_seconds=seconds))
+        except Exception as exc:  # named by its seed: the chunks finished before are kept
+            raise ChunkFailure(f"deal seed {s}: {type(exc).__name__}: {exc}") from exc
+    return labels
 
 
 Progress = Callable[[list[Label]], None]
@@ -163,7 +166,10 @@ def label_seeds(
     try:
         with path.open("a", newline="") as f:
             writer = csv.writer(f)
-            for labels in _run(tasks, cfg.workers):
+            chunks = map_chunks(
+                _solve_chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address
+            )
+            for _, labels in chunks:
                 for lb in labels:
                     writer.writerow(
                         [
@@ -235,6 +241,10 @@ def add_arguments(p: Any) -> None:
     p.add_argument("--seconds", type=float, help="also stop a deal after this many seconds")
     p.add_argument("--workers", type=int, help="processes to spread deals over (default 1)")
     p.add_argument("--labels", help=f"folder of label files (default {LABELS_DIR})")
+    p.add_argument(
+        "--backend", choices=("local", "ray"), help="where deals are solved: local (default) or ray"
+    )
+    p.add_argument("--address", help="with --backend ray: the cluster (auto, or ray://HOST:10001)")
     p.add_argument("--overwrite", action="store_true", help="label again from scratch instead of resuming")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
@@ -243,7 +253,8 @@ def add_arguments(p: Any) -> None:
 def run(args: Any) -> int:
     from agents.config import load
 
-    flags = {k: getattr(args, k) for k in ("env", "seeds", "budget", "seconds", "workers", "labels")}
+    keys = ("env", "seeds", "budget", "seconds", "workers", "labels", "backend", "address")
+    flags = {k: getattr(args, k) for k in keys}
     cfg = load(SolveConfig, args.config, args.set, **flags)
     if args.deck:
         label, described = solve_deck(cfg, args.deck)

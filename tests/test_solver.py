@@ -189,3 +189,32 @@ def test_a_policy_is_compared_with_the_labels_of_the_same_deals():
     # A win on a deal the solver proved lost is a bug somewhere, never a figure to print.
     with pytest.raises(ValueError, match="labelled lost"):
         winnable_share(labels, {2: True})
+
+
+def test_ray_labels_equal_local_labels(tmp_path):
+    pytest.importorskip("ray")
+    local_path, local = label_seeds(
+        SolveConfig(env="Nestor-v0", seeds="0:25", budget=20_000, labels=str(tmp_path / "local")),
+        progress=False,
+    )
+    ray_path, on_ray = label_seeds(
+        SolveConfig(
+            env="Nestor-v0",
+            seeds="0:25",
+            budget=20_000,
+            labels=str(tmp_path / "ray"),
+            backend="ray",
+            workers=2,
+        ),
+        progress=False,
+    )
+    assert sorted(on_ray) == list(range(25))
+    for s in range(25):
+        assert (on_ray[s].label, on_ray[s].nodes, on_ray[s].actions) == (
+            local[s].label,
+            local[s].nodes,
+            local[s].actions,
+        )
+    # The files differ only in the seconds column.
+    strip = lambda p: [ln.rsplit(",", 3)[0].rsplit(",", 1)[0] for ln in p.read_text().splitlines()]  # noqa: E731
+    assert strip(local_path) == strip(ray_path)
