@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agents.backends import ChunkError
 from agents.config import ConfigError, load
 
 
@@ -314,7 +315,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     prefix = f"patience-gym {args.command}"
     try:
         return int(args.func(args))
-    except (ConfigError, ValueError, TypeError) as exc:
+    except (ConfigError, ValueError, TypeError, ChunkError) as exc:
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:

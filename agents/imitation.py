@@ -121,7 +121,7 @@ def collect(
             report(
                 f"imitation: {teacher} played {i + 1}/{episodes} deals, {wins} won, {len(act_l):,} decisions"
             )
-    env.close()  # type: ignore[no-untyped-call]
+    env.close()  # type: ignore[no-untyped-call, unused-ignore]
     return Demonstrations(
         obs=np.asarray(obs_l, dtype=np.float32),
         masks=np.asarray(mask_l, dtype=bool),

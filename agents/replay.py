@@ -79,7 +79,7 @@ def record(env: str, policy: str, seed: int = 0, env_kwargs: dict[str, Any] | No
         obs, reward, term, trunc, info = gym_env.step(action)
         rep.steps.append(_step(core, len(rep.steps), move, float(reward)))
     rep.won, rep.truncated = bool(info["won"]), bool(trunc and not term)
-    gym_env.close()
+    gym_env.close()  # type: ignore[no-untyped-call, unused-ignore]
     return rep
 
 
@@ -98,9 +98,9 @@ def save_table_png(env: str, seed: int, path: str | Path) -> Path:
 
     gym_env = gym.make(get_variant(env).env_id, render_mode="rgb_array")
     gym_env.reset(seed=seed)
-    frame = gym_env.render()
-    gym_env.close()
-    Image.fromarray(frame).save(path)  # type: ignore[arg-type]
+    frame: Any = gym_env.render()
+    gym_env.close()  # type: ignore[no-untyped-call, unused-ignore]
+    Image.fromarray(frame).save(path)  # type: ignore[arg-type, unused-ignore]
     return Path(path)
 
 

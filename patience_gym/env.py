@@ -164,7 +164,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         reward = (1.0 if outcome.won else 0.0) if won_mode else outcome.gained / self._to_win
         return self._observation(), reward, not self._live, False, self._info(illegal=False)
 
-    def render(self) -> str | np.ndarray | None:
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override, unused-ignore]
         self._require_reset("render")
         if self.render_mode == "ansi":
             return self.game.render()

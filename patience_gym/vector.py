@@ -237,7 +237,7 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         out: np.ndarray = self.batch.mask.copy()
         return out
 
-    def render(self) -> tuple[str, ...] | None:
+    def render(self) -> tuple[str, ...] | None:  # type: ignore[override, unused-ignore]
         return self.batch.render() if self.render_mode == "ansi" else None
 
     @property
