@@ -14,7 +14,7 @@ from gymnasium.error import ResetNeeded
 
 from patience_gym.core.game import Game
 from patience_gym.games import VARIANTS, get_variant
-from patience_gym.native import DEFAULT_ENGINE, make_game, reference
+from patience_gym.native import DEFAULT_ENGINE, NativeGame, make_game, reference
 
 REWARD_MODES = ("foundation", "win")
 _ENV_IDS = frozenset(v.env_id for v in VARIANTS)
@@ -120,8 +120,22 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         self.layout = self.game.layout
         self.action_space = spaces.Discrete(self.game.n_actions)
         self.observation_space = spaces.Box(0.0, 1.0, (self.layout.size,), np.float32)
+        self._n_actions = self.game.n_actions
         self._mask = np.zeros(self.game.n_actions, dtype=bool)
         self._obs_size = self.layout.size
+        self._has_extras = True  # set by reset: whether the variant has info extras
+        # The native engine steps in one call (NativeGame.step_into), writing the mask and the
+        # observation into these buffers; the env hands out copies of them. The bool mask is a
+        # view of the int8 one (the same bytes), so both dtypes cost one write.
+        self._mask_i8: np.ndarray | None = None
+        self._obs_buf: np.ndarray | None = None
+        self._step_into = None
+        if isinstance(self.game, NativeGame):
+            self._mask_i8 = np.zeros(self.game.n_actions, dtype=np.int8)
+            self._mask = self._mask_i8.view(bool)
+            self._obs_buf = np.zeros(self.layout.size, dtype=np.float32)
+            self.game.bind_buffers(self._mask_i8, self._obs_buf)
+            self._step_into = self.game.step_into
         self._live = False
         self._won = False
         self._dealt = False  # step, render and describe_action need a reset first
@@ -146,12 +160,30 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         # still gives a won episode a total of 1.0.
         self._to_win = max(1, self.game.win_cards - self.game.foundation_cards)
         self._dealt = True
+        self._has_extras = bool(self.game.extra_info())
         self._refresh(won=self.game.won)
         return self._observation(), self._info(illegal=False)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         # A float or a bool is refused, never truncated to a move; a plain int skips the checks.
         a = action if type(action) is int else self._action_id(action)
+        if self._step_into is not None and self._live and 0 <= a < self._n_actions:
+            # The native path: the same step as below, in one native call (mask and observation
+            # written into the env's buffers) and fresh copies handed out.
+            gained, won, live = self._step_into(a)
+            if gained >= 0:  # else the action is illegal: the path below answers it
+                self._won = won
+                self._live = live
+                reward = (1.0 if won else 0.0) if self.reward_mode == "win" else gained / self._to_win
+                info = {
+                    "won": won,
+                    "foundation_cards": self.game.foundation_cards,
+                    "action_mask": self._mask_i8.copy(),  # type: ignore[union-attr]
+                    "illegal_action": False,
+                }
+                if self._has_extras:
+                    info.update(self.game.extra_info())
+                return self._obs_buf.copy(), reward, not live, False, info  # type: ignore[union-attr]
         if not self._live:  # the game is over (won, lost, or dealt with no move at all)
             if not self._dealt:
                 raise ResetNeeded("call reset() before step()")
@@ -238,12 +270,18 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     def _refresh(self, *, won: bool) -> None:
         self._won = won
+        if isinstance(self.game, NativeGame):  # writes the buffers the native path reads
+            self._live = self.game.refresh_into()
+            return
         self._mask = np.zeros(self.game.n_actions, dtype=bool) if won else self.game.legal_mask()
         self._live = not self.game.is_over(self._mask)
 
     def _observation(self) -> np.ndarray:
         """A fresh observation of the position: the env keeps no reference to what it hands out,
         so a caller writing into one changes nothing the env returns later."""
+        if self._obs_buf is not None:  # the native engine keeps it current in the env's buffer
+            fresh: np.ndarray = self._obs_buf.copy()
+            return fresh
         obs = np.zeros(self._obs_size, dtype=np.float32)
         self.game.observe(obs)
         return obs
@@ -255,5 +293,6 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             "action_mask": self._mask.view(np.int8).copy(),  # bool and int8 share their bytes
             "illegal_action": illegal,
         }
-        info.update(self.game.extra_info())
+        if self._has_extras:
+            info.update(self.game.extra_info())
         return info

@@ -138,6 +138,7 @@ class NativeGame(Game[Any]):
         self._history: list[int] = []  # actions since the deal, for reference()
         self._mirror: Game[Any] | None = None
         self._mirrored = 0
+        self._stepper: Any = None  # bind_buffers(): the env's mask and observation, written in place
 
     def configure(self, **options: Any) -> None:  # pragma: no cover - the template configures
         raise NotImplementedError
@@ -167,6 +168,28 @@ class NativeGame(Game[Any]):
         self._history.append(action)
         self._found += gained
         return Outcome(gained, won)
+
+    # ---- the env's fast path: one native call per step ------------------------------------------
+
+    def bind_buffers(self, mask: np.ndarray, obs: np.ndarray) -> None:
+        """Bind the int8 ``mask`` (n_actions) and float32 ``obs`` (layout.size) that
+        :meth:`refresh_into` and :meth:`step_into` rewrite in place (PatienceEnv owns them and
+        hands out copies). Bound to this game only: a clone starts unbound."""
+        self._stepper = _module().Stepper(self._c, mask, obs)
+
+    def refresh_into(self) -> bool:
+        """Write the mask (all zero once won) and the observation into the bound buffers; True
+        while some move is legal."""
+        return bool(self._stepper.refresh())
+
+    def step_into(self, action: int) -> tuple[int, bool, bool]:
+        """:meth:`apply` then :meth:`refresh_into` in one native call: (cards gained, won, live).
+        An illegal or out-of-range id changes nothing and returns ``(-1, False, False)``."""
+        gained, won, live = self._stepper.step(action)
+        if gained >= 0:
+            self._history.append(action)
+            self._found += gained
+        return gained, won, live
 
     def is_over(self, mask: np.ndarray | None = None) -> bool:
         return bool(self._c.is_over())  # one native call beats mask.any() on a numpy array
@@ -210,6 +233,7 @@ class NativeGame(Game[Any]):
         new._history = self._history[:]
         new._mirror = None  # a mirror is never shared: the clone replays its own when asked
         new._mirrored = 0
+        new._stepper = None  # the buffers belong to this game's env
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:

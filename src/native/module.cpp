@@ -75,6 +75,49 @@ struct Outputs {
     }
 };
 
+// PatienceEnv.step on one native game in one call (patience_gym.env's native path): the env's
+// own mask (int8, 0/1) and observation buffers are bound once and rewritten in place, and the
+// env hands out copies of them, so a step costs one crossing into C++ instead of four (apply,
+// mask, is_over, observe) plus fresh arrays made by hand.
+struct Stepper {
+    pg::Game* game;  // kept alive by the binding (keep_alive): owned by the Python Game object
+    Vec<std::int8_t> mask;
+    Vec<float> obs;
+
+    Stepper(pg::Game& g, Vec<std::int8_t> mask_, Vec<float> obs_) : game(&g), mask(mask_), obs(obs_) {
+        check_len("mask", mask, static_cast<std::size_t>(g.n_actions()));
+        check_len("observation", obs, static_cast<std::size_t>(g.obs_size()));
+    }
+
+    // PatienceEnv._refresh and _observation: the mask (all zero once won, as the env has it) and
+    // the observation of the position; true while some move is legal (the episode is live).
+    bool refresh() const {
+        auto* m = reinterpret_cast<std::uint8_t*>(mask.data());
+        const auto n = static_cast<std::size_t>(game->n_actions());
+        bool live = false;
+        if (game->won()) {
+            std::memset(m, 0, n);
+        } else {
+            game->legal_mask(m);
+            for (std::size_t a = 0; a < n && !live; ++a) live = m[a] != 0;
+        }
+        std::memset(obs.data(), 0, sizeof(float) * static_cast<std::size_t>(game->obs_size()));
+        game->observe(obs.data());
+        return live;
+    }
+
+    // A legal action applied, then refresh(): (cards gained, won, live). (-1, False, False) for an
+    // illegal or out-of-range id, with nothing changed (the env then takes its illegal path).
+    nb::tuple step(std::int64_t a) const {
+        if (a < 0 || a >= game->n_actions() || !game->is_legal(static_cast<int>(a)))
+            return nb::make_tuple(-1, false, false);
+        const int before = game->foundation_cards();
+        game->apply(static_cast<int>(a));
+        const bool live = refresh();
+        return nb::make_tuple(game->foundation_cards() - before, game->won(), live);
+    }
+};
+
 }  // namespace
 
 NB_MODULE(_native, m) {
@@ -252,4 +295,12 @@ NB_MODULE(_native, m) {
         "game"_a, "max_nodes"_a, "max_seconds"_a,
         "Solve ``game`` with every card known (solver.hpp): (verdict, actions, nodes, positions, seconds), "
         "verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached).");
+
+    nb::class_<Stepper>(m, "Stepper")
+        .def(nb::init<pg::Game&, Vec<std::int8_t>, Vec<float>>(), "game"_a, "mask"_a.noconvert(),
+             "obs"_a.noconvert(), nb::keep_alive<1, 2>(),
+             "Bind a game to the int8 mask and float32 observation buffers its env owns.")
+        .def("refresh", &Stepper::refresh, "Rewrite mask and observation; True while a move is legal.")
+        .def("step", &Stepper::step, "action"_a,
+             "Apply a legal action and refresh: (gained, won, live); (-1, False, False) if illegal.");
 }
