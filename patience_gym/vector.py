@@ -94,6 +94,7 @@ class NativeBatch:
         outputs = (self.obs, self.mask, self.reward, self.terminated, self.truncated, self.won)
         self.out = _module().Outputs(*outputs, self.illegal, self.found, self.extras)
         self.packs: np.ndarray = np.zeros((n, self.pack_size), dtype=np.int32)
+        self._ordered = (np.arange(self.pack_size) % N_KINDS).astype(np.int32)
         self.rngs: list[np.random.Generator] = [seeding.np_random(None)[0] for _ in range(n)]
         self.dealt = False
 
@@ -114,8 +115,12 @@ class NativeBatch:
     def shuffle(self, rows: np.ndarray) -> None:
         """Fill the packs of ``rows`` (bool mask) as ``Game.new_game`` shuffles: a permutation of the
         ordered pack(s) (card ``i % 52`` at position ``i``) from each row's Generator."""
+        # rng.permutation(n) is rng.shuffle(np.arange(n)): shuffling the ordered pack in place
+        # draws the same numbers and gives the same pack, without two temporary arrays.
         for i in np.flatnonzero(rows).tolist():
-            self.packs[i] = self.rngs[i].permutation(self.pack_size) % N_KINDS
+            row = self.packs[i]
+            row[:] = self._ordered
+            self.rngs[i].shuffle(row)
 
     def reset_rows(self, rows: np.ndarray) -> None:
         self.shuffle(rows)
@@ -161,7 +166,8 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     Arguments are those of ``gym.make(id, ...)`` (``reward``, ``illegal_reward``, rule options),
     plus ``num_envs``, ``max_episode_steps`` (the registered limit by default; ``None``: none) and
     ``copy``: ``True`` (default) returns fresh arrays from ``reset``/``step``; ``False`` returns the
-    observation buffer itself, rewritten in place by the next call. ``render_mode="ansi"``:
+    observation buffer itself, rewritten in place by the next call: read it, never write into it
+    (the engine updates only the values that change from one step to the next). ``render_mode="ansi"``:
     ``render()`` returns each sub-env's table as text.
 
     ``info`` holds, batched, what a single env's holds: ``won``, ``foundation_cards``,

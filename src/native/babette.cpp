@@ -230,6 +230,14 @@ public:
         out[O_REDEALS] = static_cast<float>((N_REDEALS - redeals_) / double(N_REDEALS));
     }
 
+    // The garden's one-hot cells of the cards lying there and the availability segment; the
+    // segments after it observe() writes in full.
+    void unobserve(float* out) const override {
+        for (int p = 0; p < rows_ * N_COLS; ++p)
+            if (grid_[p] != EMPTY) out[O_GARDEN + p * N_KINDS + grid_[p]] = 0.0f;
+        std::memset(out + O_AVAIL, 0, sizeof(float) * (OBS_SIZE - O_AVAIL));
+    }
+
     std::string top(int f) const {
         const auto& pile = found_[f];
         return pile.empty() ? std::string("--") + "CDHS"[f % N_SUITS] : card_name(pile.back());

@@ -23,6 +23,16 @@ BatchedGames::BatchedGames(const std::string& name, const std::vector<std::int64
     to_win_.assign(static_cast<std::size_t>(n), 1);
     elapsed_.assign(static_cast<std::size_t>(n), 0);
     live_.assign(static_cast<std::size_t>(n), 0);
+    written_.assign(static_cast<std::size_t>(n), 0);
+}
+
+void BatchedGames::bind(const StepBuffers& out) {
+    if (out.obs == bound_obs_ && out.mask == bound_mask_) return;
+    // Other buffers than last time (the Python side binds one set for good; a caller passing new
+    // ones must get every row in full).
+    written_.assign(written_.size(), 0);
+    bound_obs_ = out.obs;
+    bound_mask_ = out.mask;
 }
 
 std::size_t BatchedGames::bytes_per_game() const {
@@ -31,10 +41,11 @@ std::size_t BatchedGames::bytes_per_game() const {
     return games_[0]->bytes() + sizeof(std::unique_ptr<Game>) + 2 * sizeof(int) + sizeof(std::uint8_t);
 }
 
+// Row i's outputs for game i's position; its observation row must be zero where observe()
+// writes nothing (cleared whole, or unobserved before the move).
 void BatchedGames::write_row(int i, const StepBuffers& out) {
     const Game& g = *games_[static_cast<std::size_t>(i)];
     float* obs = out.obs + static_cast<std::size_t>(i) * static_cast<std::size_t>(obs_size_);
-    std::memset(obs, 0, sizeof(float) * static_cast<std::size_t>(obs_size_));
     g.observe(obs);
     std::uint8_t* mask = out.mask + static_cast<std::size_t>(i) * static_cast<std::size_t>(n_actions_);
     const bool won = g.won();
@@ -50,12 +61,19 @@ void BatchedGames::write_row(int i, const StepBuffers& out) {
     out.won[i] = won ? 1 : 0;
     out.found[i] = g.foundation_cards();
     if (!extra_names_.empty()) g.extra_values(out.extras + static_cast<std::size_t>(i) * extra_names_.size());
+    written_[static_cast<std::size_t>(i)] = 1;
+}
+
+void BatchedGames::clear_row(int i, const StepBuffers& out) {
+    float* obs = out.obs + static_cast<std::size_t>(i) * static_cast<std::size_t>(obs_size_);
+    std::memset(obs, 0, sizeof(float) * static_cast<std::size_t>(obs_size_));
 }
 
 void BatchedGames::deal_row(int i, const std::int32_t* pack, const StepBuffers& out) {
     Game& g = *games_[static_cast<std::size_t>(i)];
     std::vector<int> cards(pack, pack + pack_size_);
     g.checked_deal(cards);
+    clear_row(i, out);
     // PatienceEnv.reset: rewards share out what is left to win after the deal.
     const int left = win_cards_ - g.foundation_cards();
     to_win_[static_cast<std::size_t>(i)] = left > 1 ? left : 1;
@@ -66,12 +84,14 @@ void BatchedGames::deal_row(int i, const std::int32_t* pack, const StepBuffers& 
 }
 
 void BatchedGames::reset(const std::int32_t* packs, const std::uint8_t* reset, const StepBuffers& out) {
+    bind(out);
     for (int i = 0; i < size(); ++i)
         if (reset[i]) deal_row(i, packs + static_cast<std::size_t>(i) * static_cast<std::size_t>(pack_size_), out);
 }
 
 void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, const std::uint8_t* reset,
                         const StepBuffers& out) {
+    bind(out);
     for (int i = 0; i < size(); ++i) {
         const auto row = static_cast<std::size_t>(i);
         if (reset[i]) {
@@ -81,14 +101,21 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
         Game& g = *games_[row];
         const std::int64_t a = actions[i];
         double reward = 0.0;
-        bool terminated = false, illegal = false;
+        bool terminated = false, illegal = false, moved = false;
         if (!live_[row]) {
             terminated = true;  // a finished game: reward 0, state unchanged
         } else if (a < 0 || a >= n_actions_ || !g.is_legal(static_cast<int>(a))) {
             reward = illegal_reward_;  // the mask excludes it: penalty, state unchanged
             illegal = true;
         } else {
+            moved = true;
             const int before = g.foundation_cards();
+            // The observation row by diff: what the old position wrote goes, the new one's comes.
+            if (written_[row]) {
+                g.unobserve(out.obs + row * static_cast<std::size_t>(obs_size_));
+            } else {
+                clear_row(i, out);
+            }
             g.apply(static_cast<int>(a));
             if (reward_mode_ == 1) {
                 reward = g.won() ? 1.0 : 0.0;
@@ -96,7 +123,12 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
                 reward = static_cast<double>(g.foundation_cards() - before) / static_cast<double>(to_win_[row]);
             }
         }
-        write_row(i, out);
+        if (moved) {
+            write_row(i, out);
+        } else if (!written_[row]) {  // unchanged, but not yet in these buffers
+            clear_row(i, out);
+            write_row(i, out);
+        }
         if (!illegal && !terminated) terminated = !live_[row];
         // gymnasium's TimeLimit: every step counts, truncated once the limit is reached.
         const int elapsed = ++elapsed_[row];
@@ -107,11 +139,23 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
     }
 }
 
+namespace {
+
+// The 0/1 bytes of a mask 8 at a time: the sum of a word's bytes (each 0 or 1) by one multiply.
+inline int legal_in_word(const std::uint8_t* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    return static_cast<int>((w * 0x0101010101010101ULL) >> 56);
+}
+
+}  // namespace
+
 void BatchedGames::sample_legal(const std::uint8_t* mask, std::int64_t* out) {
     for (int i = 0; i < size(); ++i) {
         const std::uint8_t* row = mask + static_cast<std::size_t>(i) * static_cast<std::size_t>(n_actions_);
-        int count = 0;
-        for (int a = 0; a < n_actions_; ++a) count += row[a] != 0;
+        int count = 0, a = 0;
+        for (; a + 8 <= n_actions_; a += 8) count += legal_in_word(row + a);
+        for (; a < n_actions_; ++a) count += row[a] != 0;
         out[i] = 0;
         if (count == 0) continue;
         // splitmix64, then a multiply-shift to [0, count)
@@ -120,7 +164,10 @@ void BatchedGames::sample_legal(const std::uint8_t* mask, std::int64_t* out) {
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
         z ^= z >> 31;
         auto k = static_cast<int>(((z >> 32) * static_cast<std::uint64_t>(count)) >> 32);
-        for (int a = 0; a < n_actions_; ++a)
+        // the k-th legal id (from 0): whole words skipped while they hold k or fewer
+        a = 0;
+        for (int in_word; a + 8 <= n_actions_ && (in_word = legal_in_word(row + a)) <= k; a += 8) k -= in_word;
+        for (; a < n_actions_; ++a)
             if (row[a] && k-- == 0) {
                 out[i] = a;
                 break;

@@ -61,10 +61,19 @@ public:
 private:
     void deal_row(int i, const std::int32_t* pack, const StepBuffers& out);
     void write_row(int i, const StepBuffers& out);
+    void clear_row(int i, const StepBuffers& out);
+    // Whether out are the buffers of the last call; if not, every row is rewritten in full.
+    void bind(const StepBuffers& out);
 
     std::vector<std::unique_ptr<Game>> games_;
     std::vector<int> to_win_, elapsed_;
     std::vector<std::uint8_t> live_;
+    // written_[i]: row i of the bound buffers holds game i's current outputs, so a step that
+    // changes nothing (an illegal action, a finished game) leaves it as it is, and a move
+    // rewrites its observation by diff (Game::unobserve before the move, observe after).
+    std::vector<std::uint8_t> written_;
+    const float* bound_obs_ = nullptr;
+    const std::uint8_t* bound_mask_ = nullptr;
     int n_actions_, obs_size_, pack_size_, win_cards_, reward_mode_, max_steps_;
     double illegal_reward_;
     std::uint64_t sampler_ = 0x9E3779B97F4A7C15ULL;

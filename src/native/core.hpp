@@ -22,6 +22,8 @@
 //     observe(out)        write the observation into a ZEROED float buffer of obs_size(). Every
 //                         value must be the float32 Python stores: compute in double exactly as
 //                         Python does (d / 6.0), then cast (numpy rounds a Python float the same).
+//     unobserve(out)      zero what observe() wrote for the current position (default: all of
+//                         it), so the batched stepper can rewrite a row by diff.
 //     render(), describe(a)  the exact text of Python's render() and describe().
 //     cards_in_play()     every card the game holds (conservation checks).
 //     state_key()         the whole position as bytes (equal bytes: same position).
@@ -115,6 +117,13 @@ public:
     virtual void apply(int action) = 0;
     virtual int foundation_cards() const = 0;
     virtual void observe(float* out) const = 0;
+    // Zero every value observe() wrote for the current position, so that after a move observe()
+    // may write into the same buffer again: the batched stepper rewrites a game's observation
+    // row by this diff instead of clearing it whole. The default clears the whole buffer; a game
+    // whose observation is large and sparse (Babette's garden) zeroes only the cells it set.
+    virtual void unobserve(float* out) const {
+        std::memset(out, 0, sizeof(float) * static_cast<std::size_t>(obs_size()));
+    }
     virtual std::string render() const = 0;
     virtual std::string describe(int action) const = 0;
     virtual std::vector<int> cards_in_play() const = 0;

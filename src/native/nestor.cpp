@@ -93,10 +93,10 @@ public:
     // EQUAL_RANK: two cards of one rank, any suits.
     static bool can_pair(int a, int b) { return rank_of(a) == rank_of(b); }
 
-    bool pairable(int p, int q) const {
-        const int a = card_at(p), b = card_at(q);
-        return a != NONE && b != NONE && can_pair(a, b);
-    }
+    // Two available cards (NONE: no card) that pair.
+    static bool pairable_cards(int a, int b) { return a != NONE && b != NONE && can_pair(a, b); }
+
+    bool pairable(int p, int q) const { return pairable_cards(card_at(p), card_at(q)); }
 
     // True when some pair can be made (what _pairs() is asked for by the turn rule).
     bool any_pair() const {
@@ -114,11 +114,14 @@ public:
         return pairable(pq.p, pq.q);
     }
 
-    // The same predicates, each pair asked once and the turn rule fed from the pairs found.
+    // The same predicates, each place's card read once, each pair asked once and the turn rule
+    // fed from the pairs found.
     void legal_mask(std::uint8_t* out) const override {
+        std::array<int, N_PLACES> card{};
+        for (int p = 0; p < N_PLACES; ++p) card[p] = card_at(p);
         bool found = false;
         for (int a = 0; a < N_PAIRS; ++a) {
-            out[a] = pairable(PAIRS.pair_of[a].p, PAIRS.pair_of[a].q) ? 1 : 0;
+            out[a] = pairable_cards(card[PAIRS.pair_of[a].p], card[PAIRS.pair_of[a].q]) ? 1 : 0;
             found = found || out[a];
         }
         out[TURN] = may_turn(found) ? 1 : 0;
