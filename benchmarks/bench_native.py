@@ -18,15 +18,22 @@ contestant alike. A step is what an RL loop pays for under a random legal policy
   equally likely) are sampled and their time included; a new game when one ends.
 
 Single-env loops pick with ``random.Random.randrange`` (the cheapest draw), so the loop around
-each engine costs alike.
+each engine costs alike. OpenSpiel has Klondike only: every variant's ratio is to that one loop
+(the issue's yardstick), timed in the same rounds.
+
+Memory per game of the batched engine is printed twice: ``state B``, the native game and its
+bookkeeping (what a game costs the engine), and ``bytes/game``, that plus the game's rows of the
+output buffers (observation, mask, pack, extras), which grow with the observation's size.
 
     python benchmarks/bench_native.py                       # Klondike, 3 rounds of 2 s
     python benchmarks/bench_native.py --env Klondike-v0 --seconds 1 --rounds 5 --batch 1 64 1024
+    python benchmarks/bench_native.py --env all --batch 256 --pick native --seconds 1   # every variant
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import time
@@ -37,7 +44,7 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401
-from patience_gym.games import get_variant
+from patience_gym.games import VARIANTS, get_variant
 from patience_gym.native import native_games
 from patience_gym.vector import PatienceVectorEnv
 
@@ -70,7 +77,7 @@ def single(env_id: str, engine: str) -> Runner:
     return run
 
 
-def batched(env_id: str, n: int, native_pick: bool) -> tuple[Runner, int]:
+def batched(env_id: str, n: int, native_pick: bool) -> tuple[Runner, int, int]:
     vec = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", copy=False)
     vec.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -97,7 +104,7 @@ def batched(env_id: str, n: int, native_pick: bool) -> tuple[Runner, int]:
                 steps += n
         return steps / (time.perf_counter() - start)
 
-    return run, unwrapped.bytes_per_game
+    return run, unwrapped.bytes_per_game, int(unwrapped.batch.engine.bytes_per_game)
 
 
 def openspiel() -> Runner | None:
@@ -142,44 +149,58 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--env", default="Klondike-v0")
+    parser.add_argument("--env", nargs="+", default=["Klondike-v0"], help="variant ids, or 'all'")
     parser.add_argument("--seconds", type=float, default=2.0, help="per contestant per round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch", type=int, nargs="*", default=[1, 64, 256, 1024])
+    parser.add_argument(
+        "--pick", choices=("both", "numpy", "native"), default="both", help="batched action draws"
+    )
+    parser.add_argument("--no-python", action="store_true", help="leave out the Python engine")
     args = parser.parse_args()
-    variant = get_variant(args.env)
-    if variant.game.__name__ not in native_games():
-        raise SystemExit(f"{variant.env_name} has no native engine in this build")
-    contestants: dict[str, Runner] = {
-        "python (gym.make)": single(variant.env_id, "python"),
-        "native (gym.make)": single(variant.env_id, "native"),
-    }
-    memory: dict[str, int] = {}
-    for n in args.batch:
-        for native_pick, how in ((False, "numpy pick"), (True, "native pick")):
-            runner, per_game = batched(variant.env_id, n, native_pick)
-            contestants[f"batched N={n} ({how})"] = runner
-            memory[f"batched N={n} ({how})"] = per_game
-    spiel = openspiel() if variant.game.__name__ == "Klondike" else None
+    names = [v.env_name for v in VARIANTS] if args.env == ["all"] else args.env
+    variants = [get_variant(name) for name in names]
+    for variant in variants:
+        if variant.game.__name__ not in native_games():
+            raise SystemExit(f"{variant.env_name} has no native engine in this build")
+    picks = [(False, "numpy pick"), (True, "native pick")]
+    picks = [p for p in picks if args.pick == "both" or p[1].startswith(args.pick)]
+    contestants: dict[tuple[str, str], Runner] = {}
+    memory: dict[tuple[str, str], tuple[int, int]] = {}
+    for variant in variants:
+        env = variant.env_name
+        if not args.no_python:
+            contestants[env, "python (gym.make)"] = single(variant.env_id, "python")
+        contestants[env, "native (gym.make)"] = single(variant.env_id, "native")
+        for n in args.batch:
+            for native_pick, how in picks:
+                runner, per_game, state = batched(variant.env_id, n, native_pick)
+                contestants[env, f"batched N={n} ({how})"] = runner
+                memory[env, f"batched N={n} ({how})"] = (state, per_game)
+    spiel = openspiel()
     if spiel is not None:
-        contestants["openspiel solitaire (buffer)"] = spiel
+        contestants["Klondike (OpenSpiel)", "openspiel solitaire (buffer)"] = spiel
     best = dict.fromkeys(contestants, 0.0)
     for _ in range(args.rounds):
-        for name, run in contestants.items():
-            best[name] = max(best[name], run(args.seconds))
-    print(f"{variant.env_name}: best of {args.rounds} interleaved rounds of {args.seconds:g} s")
+        for key, run in contestants.items():
+            best[key] = max(best[key], run(args.seconds))
+    print(f"best of {args.rounds} interleaved rounds of {args.seconds:g} s per contestant")
     print(
-        f"machine: {platform.processor() or platform.machine()}, {platform.python_implementation()} "
-        f"{platform.python_version()}"
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"{platform.python_implementation()} {platform.python_version()}"
     )
-    ref = best.get("openspiel solitaire (buffer)")
-    print(f"{'contestant':36} {'game-steps/s':>14} {'x openspiel':>12} {'bytes/game':>11}")
-    for name, rate in best.items():
+    ref = best.get(("Klondike (OpenSpiel)", "openspiel solitaire (buffer)"))
+    print(
+        f"{'variant':22} {'contestant':30} {'game-steps/s':>13} {'x openspiel':>12} {'state B':>8} "
+        f"{'bytes/game':>11}"
+    )
+    for (env, name), rate in best.items():
         ratio = f"{rate / ref:.2f}" if ref else "-"
-        mem = str(memory[name]) if name in memory else ""
-        print(f"{name:36} {rate:14,.0f} {ratio:>12} {mem:>11}")
-    if ref is None and variant.game.__name__ == "Klondike":
-        print("openspiel is not installed (pip install open_spiel): its row is missing")
+        state, per_game = memory.get((env, name), (0, 0))
+        mem = (str(state), str(per_game)) if per_game else ("", "")
+        print(f"{env:22} {name:30} {rate:13,.0f} {ratio:>12} {mem[0]:>8} {mem[1]:>11}")
+    if ref is None:
+        print("openspiel is not installed (pip install open_spiel): no ratios")
 
 
 if __name__ == "__main__":
