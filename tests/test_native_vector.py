@@ -293,3 +293,21 @@ def test_native_sampling_picks_legal_actions_and_follows_the_seed() -> None:
     a, b, c = run(4), run(4), run(5)
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+
+
+@pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
+def test_observation_rows_rewritten_by_diff_equal_a_fresh_observation(variant: Any) -> None:
+    """The engine rewrites a row by what each move changes (Game::unobserve_move/observe_move);
+    every row must still equal its game observed into a zeroed array, through illegal actions,
+    finished games, autoresets and (Babette) re-deals."""
+    n = 8
+    vec = make_vec(variant.env_id, n, copy=False)
+    obs, _ = vec.reset(seed=3)
+    batch = vec.unwrapped.batch  # type: ignore[attr-defined]
+    rng = np.random.default_rng(0)
+    for t in range(300):
+        obs = vec.step(random_actions(rng, vec.action_masks()))[0]
+        for i in range(n):
+            fresh = np.zeros(obs.shape[1], dtype=np.float32)
+            batch.engine.game(i).observe(fresh)
+            assert np.array_equal(obs[i], fresh), f"step {t} row {i}: {np.flatnonzero(obs[i] != fresh)}"

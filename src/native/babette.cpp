@@ -211,14 +211,25 @@ public:
     }
 
     void observe(float* out) const override {
+        observe_cards(out, 0);
+        observe_rest(out);
+    }
+
+    // The garden's one-hot cells of the cards lying in rows from_row.. (the big, sparse segment).
+    void observe_cards(float* out, int from_row) const {
+        for (int p = from_row * N_COLS; p < rows_ * N_COLS; ++p)
+            if (grid_[p] != EMPTY) out[O_GARDEN + p * N_KINDS + grid_[p]] = 1.0f;
+    }
+
+    // Every segment after the garden's cells, each written in full.
+    void observe_rest(float* out) const {
         std::array<int, N_KINDS> seen{};  // copies of each card on the table
         for (int r = 0; r < rows_; ++r)
             for (int c = 0; c < N_COLS; ++c) {
-                const int x = at(r, c), p = r * N_COLS + c;
+                const int x = at(r, c);
                 if (x == EMPTY) continue;
-                out[O_GARDEN + p * N_KINDS + x] = 1.0f;
                 ++seen[x];
-                if (released(r, c)) out[O_AVAIL + p] = 1.0f;
+                out[O_AVAIL + r * N_COLS + c] = released(r, c) ? 1.0f : 0.0f;
             }
         for (const auto& f : found_)
             for (int k = 0; k < f.size(); ++k) ++seen[f[k]];
@@ -230,12 +241,27 @@ public:
         out[O_REDEALS] = static_cast<float>((N_REDEALS - redeals_) / double(N_REDEALS));
     }
 
-    // The garden's one-hot cells of the cards lying there and the availability segment; the
-    // segments after it observe() writes in full.
+    // The garden's cells of the cards lying there and the segments after them.
     void unobserve(float* out) const override {
         for (int p = 0; p < rows_ * N_COLS; ++p)
             if (grid_[p] != EMPTY) out[O_GARDEN + p * N_KINDS + grid_[p]] = 0.0f;
         std::memset(out + O_AVAIL, 0, sizeof(float) * (OBS_SIZE - O_AVAIL));
+    }
+
+    // A move to a foundation takes one card from the garden and a deal adds a row: only those
+    // cells of the garden change (a re-deal moves them all), and the small segments after it.
+    void unobserve_move(int a, float* out) const override {
+        const Move m = move_of(a);
+        if (m.kind == Kind::Redeal) return unobserve(out);
+        if (m.kind != Kind::Deal) out[O_GARDEN + m.src * N_KINDS + grid_[m.src]] = 0.0f;
+        std::memset(out + O_AVAIL, 0, sizeof(float) * (OBS_SIZE - O_AVAIL));
+    }
+
+    void observe_move(int a, float* out) const override {
+        const Move m = move_of(a);
+        if (m.kind == Kind::Redeal) return observe(out);
+        if (m.kind == Kind::Deal) observe_cards(out, rows_ - 1);
+        observe_rest(out);
     }
 
     std::string top(int f) const {

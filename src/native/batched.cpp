@@ -41,12 +41,17 @@ std::size_t BatchedGames::bytes_per_game() const {
     return games_[0]->bytes() + sizeof(std::unique_ptr<Game>) + 2 * sizeof(int) + sizeof(std::uint8_t);
 }
 
-// Row i's outputs for game i's position; its observation row must be zero where observe()
-// writes nothing (cleared whole, or unobserved before the move).
-void BatchedGames::write_row(int i, const StepBuffers& out) {
+// Row i's outputs for game i's position. moved < 0: its observation row is cleared and written
+// whole; else the row was unobserve_move'd before that move and is brought up to date.
+void BatchedGames::write_row(int i, const StepBuffers& out, int moved) {
     const Game& g = *games_[static_cast<std::size_t>(i)];
     float* obs = out.obs + static_cast<std::size_t>(i) * static_cast<std::size_t>(obs_size_);
-    g.observe(obs);
+    if (moved < 0) {
+        std::memset(obs, 0, sizeof(float) * static_cast<std::size_t>(obs_size_));
+        g.observe(obs);
+    } else {
+        g.observe_move(moved, obs);
+    }
     std::uint8_t* mask = out.mask + static_cast<std::size_t>(i) * static_cast<std::size_t>(n_actions_);
     const bool won = g.won();
     // PatienceEnv._refresh: a won game has no legal move; live while some move is legal.
@@ -64,16 +69,10 @@ void BatchedGames::write_row(int i, const StepBuffers& out) {
     written_[static_cast<std::size_t>(i)] = 1;
 }
 
-void BatchedGames::clear_row(int i, const StepBuffers& out) {
-    float* obs = out.obs + static_cast<std::size_t>(i) * static_cast<std::size_t>(obs_size_);
-    std::memset(obs, 0, sizeof(float) * static_cast<std::size_t>(obs_size_));
-}
-
 void BatchedGames::deal_row(int i, const std::int32_t* pack, const StepBuffers& out) {
     Game& g = *games_[static_cast<std::size_t>(i)];
     std::vector<int> cards(pack, pack + pack_size_);
     g.checked_deal(cards);
-    clear_row(i, out);
     // PatienceEnv.reset: rewards share out what is left to win after the deal.
     const int left = win_cards_ - g.foundation_cards();
     to_win_[static_cast<std::size_t>(i)] = left > 1 ? left : 1;
@@ -101,21 +100,19 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
         Game& g = *games_[row];
         const std::int64_t a = actions[i];
         double reward = 0.0;
-        bool terminated = false, illegal = false, moved = false;
+        bool terminated = false, illegal = false, moved = false, diff = false;
         if (!live_[row]) {
             terminated = true;  // a finished game: reward 0, state unchanged
         } else if (a < 0 || a >= n_actions_ || !g.is_legal(static_cast<int>(a))) {
             reward = illegal_reward_;  // the mask excludes it: penalty, state unchanged
             illegal = true;
         } else {
+            // The observation row by diff when it holds this game's: what the move changes goes
+            // now, and comes back for the new position in write_row.
             moved = true;
+            diff = written_[row] != 0;
+            if (diff) g.unobserve_move(static_cast<int>(a), out.obs + row * static_cast<std::size_t>(obs_size_));
             const int before = g.foundation_cards();
-            // The observation row by diff: what the old position wrote goes, the new one's comes.
-            if (written_[row]) {
-                g.unobserve(out.obs + row * static_cast<std::size_t>(obs_size_));
-            } else {
-                clear_row(i, out);
-            }
             g.apply(static_cast<int>(a));
             if (reward_mode_ == 1) {
                 reward = g.won() ? 1.0 : 0.0;
@@ -123,10 +120,9 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
                 reward = static_cast<double>(g.foundation_cards() - before) / static_cast<double>(to_win_[row]);
             }
         }
-        if (moved) {
-            write_row(i, out);
-        } else if (!written_[row]) {  // unchanged, but not yet in these buffers
-            clear_row(i, out);
+        if (diff) {
+            write_row(i, out, static_cast<int>(a));
+        } else if (moved || !written_[row]) {  // unchanged rows already in these buffers stay
             write_row(i, out);
         }
         if (!illegal && !terminated) terminated = !live_[row];

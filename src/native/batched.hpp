@@ -60,8 +60,7 @@ public:
 
 private:
     void deal_row(int i, const std::int32_t* pack, const StepBuffers& out);
-    void write_row(int i, const StepBuffers& out);
-    void clear_row(int i, const StepBuffers& out);
+    void write_row(int i, const StepBuffers& out, int moved = -1);
     // Whether out are the buffers of the last call; if not, every row is rewritten in full.
     void bind(const StepBuffers& out);
 

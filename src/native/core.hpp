@@ -23,7 +23,8 @@
 //                         value must be the float32 Python stores: compute in double exactly as
 //                         Python does (d / 6.0), then cast (numpy rounds a Python float the same).
 //     unobserve(out)      zero what observe() wrote for the current position (default: all of
-//                         it), so the batched stepper can rewrite a row by diff.
+//                         it), so the batched stepper can rewrite a row by diff;
+//                         unobserve_move(a, out) / observe_move(a, out) the same around one move.
 //     render(), describe(a)  the exact text of Python's render() and describe().
 //     cards_in_play()     every card the game holds (conservation checks).
 //     state_key()         the whole position as bytes (equal bytes: same position).
@@ -124,6 +125,11 @@ public:
     virtual void unobserve(float* out) const {
         std::memset(out, 0, sizeof(float) * static_cast<std::size_t>(obs_size()));
     }
+    // The same diff for one move: unobserve_move(a, out) before apply(a) zeroes what the move may
+    // change, observe_move(a, out) after it writes that anew; together they leave out as
+    // observe() of the new position would. Defaults: unobserve() and observe() in full.
+    virtual void unobserve_move(int /*action*/, float* out) const { unobserve(out); }
+    virtual void observe_move(int /*action*/, float* out) const { observe(out); }
     virtual std::string render() const = 0;
     virtual std::string describe(int action) const = 0;
     virtual std::vector<int> cards_in_play() const = 0;
