@@ -164,6 +164,24 @@ public:
         return false;
     }
 
+    // The same predicates as is_legal, row by row (the table's order: move_of), each source
+    // row's outermost card read once.
+    void legal_mask(std::uint8_t* out) const override {
+        for (int i = 0; i < N_ROWS; ++i) {
+            const Row& src = rows_[i];
+            std::uint8_t* to_row = out + ROW_TO_ROW + i * (N_ROWS - 1);
+            if (src.empty()) {
+                out[TO_FOUNDATION + i] = 0;
+                std::fill(to_row, to_row + (N_ROWS - 1), std::uint8_t{0});
+                continue;
+            }
+            const int c = src.back();
+            const bool several = src.size() > 1;
+            out[TO_FOUNDATION + i] = foundations_take(c) ? 1 : 0;
+            for (int r = 0; r < N_ROWS - 1; ++r) to_row[r] = rank_into(rows_[r < i ? r : r + 1], rank_of(c), several) ? 1 : 0;
+        }
+    }
+
     void apply(int a) override {
         const Move m = move_of(a);
         Row& src = rows_[m.src];
