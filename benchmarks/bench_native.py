@@ -66,9 +66,10 @@ def single(env_id: str, engine: str) -> Runner:
                 legal = info["action_mask"].nonzero()[0]
                 _, _, term, trunc, info = env.step(int(legal[pick(len(legal))]))
                 steps += 1
-                if term or trunc:
+                while term or trunc or not info["action_mask"].any():  # a deal may offer no move
                     state["episode"] += 1
                     info = env.reset(seed=state["episode"])[1]
+                    term = trunc = False
             if time.perf_counter() > deadline:
                 break
         state["info"] = info
