@@ -43,6 +43,8 @@ class EvalConfig:
     workers: int = 1
     backend: Literal["local", "ray"] = "local"
     address: str | None = None
+    labels: str = "results/labels"
+    """Solver labels (patience-gym solve): where present, each policy is set against the winnable deals."""
 
     def __post_init__(self) -> None:
         for key, low in (("episodes", 1), ("seed", 0), ("workers", 1)):
@@ -137,6 +139,10 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
         help="where chunks of deals run: local processes (default) or Ray tasks (the scale extra)",
     )
     p.add_argument(
+        "--labels",
+        help="folder of solver labels (default results/labels): each policy's wins among the winnable deals",
+    )
+    p.add_argument(
         "--address",
         help="with --backend ray: the cluster (auto, or ray://HOST:10001); default: start a local Ray",
     )
@@ -158,6 +164,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         workers=args.workers,
         backend=args.backend,
         address=args.address,
+        labels=args.labels,
     )
     if not cfg.policies:
         raise ConfigError(
@@ -183,6 +190,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         )
         for p in cfg.policies
     ]
+    from agents.labels import attach_labels
+
+    attach_labels(results, cfg.labels)
     print(to_json(results) if args.json else format_table(results))
     return 0
 

@@ -101,6 +101,9 @@ class Result:
     truncated: int = 0
     seconds: float = 0.0
     episodes: list[Episode] = field(default_factory=list, repr=False)
+    winnable: Any = None
+    """Set by :func:`agents.labels.attach_labels` where the deals have solver labels: a
+    :class:`agents.labels.WinnableShare` (winnable deals in the sample, wins among them)."""
 
     @property
     def win_rate(self) -> float:
@@ -116,7 +119,16 @@ class Result:
 
     def summary(self) -> dict[str, Any]:
         lo, hi = self.interval
-        d = {k: v for k, v in asdict(self).items() if k != "episodes"}
+        d = {k: v for k, v in asdict(self).items() if k not in ("episodes", "winnable")}
+        if self.winnable is not None:
+            w = self.winnable
+            d["winnable"] = {
+                "labelled": w.labelled,
+                "winnable": w.winnable,
+                "wins": w.wins,
+                "unknown": w.unknown,
+                "share": w.share,
+            }
         d.update(win_rate=self.win_rate, ci95=[lo, hi], games_per_second=self.games_per_second)
         return d
 
@@ -299,16 +311,30 @@ def format_table(results: Sequence[Result]) -> str:
     env_width = max([len("env"), *(len(r.env) for r in results)]) + 2
     head = (
         f"{'env':<{env_width}}{'policy':<{width}}{'games':>7}{'wins':>7}  {'win rate [95% CI]':<26}"
-        f"{'cards':>7}{'length':>8}{'games/s':>9}  options"
+        f"{'cards':>7}{'length':>8}{'games/s':>9}"
     )
+    labelled = any(r.winnable is not None for r in results)
+    head += f"  {'winnable won':<18}" if labelled else ""
+    head += "  options"
     lines = [head, "-" * len(head)]
     for r in results:
         lo, hi = r.interval
         rate = f"{100 * r.win_rate:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]"
         options = " ".join(f"{k}={v}" for k, v in r.options.items()) or "-"
+        share = ""
+        if labelled:
+            w = r.winnable
+            share = f"  {f'{w.wins}/{w.winnable} ({100 * w.share:.0f}%)' if w else '-':<18}"
         lines.append(
             f"{r.env:<{env_width}}{r.policy:<{width}}{r.games:>7}{r.wins:>7}  {rate:<26}"
-            f"{r.mean_foundation_cards:>7.1f}{r.mean_length:>8.1f}{r.games_per_second:>9.1f}  {options}"
+            f"{r.mean_foundation_cards:>7.1f}{r.mean_length:>8.1f}{r.games_per_second:>9.1f}"
+            f"{share}  {options}"
+        )
+    if labelled:
+        w = next(r.winnable for r in results if r.winnable is not None)
+        lines.append(
+            f"winnable won: the policy's wins among the {w.winnable} deals of the {w.labelled} labelled that "
+            f"a player seeing every card can win (patience-gym solve; {w.unknown} labelled unknown)"
         )
     return "\n".join(lines)
 

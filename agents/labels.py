@@ -154,3 +154,20 @@ def labels_for(env: str, env_kwargs: Mapping[str, Any], labels: str | Path = LAB
     variant = get_variant(env)
     rules = {k: v for k, v in env_kwargs.items() if k in variant.game.OPTIONS}
     return read_labels(label_path(variant, rules, labels))
+
+
+def attach_labels(results: Iterable[Any], labels: str | Path = LABELS_DIR) -> Path | None:
+    """Set ``result.winnable`` on each evaluation result whose deals have labels in ``labels``
+    (same env and rule options); return the label file used, or None when there is none."""
+    used = None
+    for r in results:
+        variant = get_variant(r.env)
+        rules = {k: v for k, v in r.env_kwargs.items() if k in variant.game.OPTIONS}
+        path = label_path(variant, rules, labels)
+        stored = read_labels(path)
+        if not stored:
+            continue
+        wins = {r.seed + e.index: e.won for e in r.episodes}
+        r.winnable = winnable_share(stored, wins)
+        used = path
+    return used

@@ -218,3 +218,36 @@ def test_ray_labels_equal_local_labels(tmp_path):
     # The files differ only in the seconds column.
     strip = lambda p: [ln.rsplit(",", 3)[0].rsplit(",", 1)[0] for ln in p.read_text().splitlines()]  # noqa: E731
     assert strip(local_path) == strip(ray_path)
+
+
+def test_evaluate_sets_each_policy_against_the_labels(tmp_path, capsys):
+    label_seeds(
+        SolveConfig(env="Nestor-v0", seeds="0:30", budget=50_000, labels=str(tmp_path)), progress=False
+    )
+    labels = read_labels(tmp_path / "Nestor-v0.csv")
+    argv = [
+        "evaluate",
+        "--env",
+        "Nestor-v0",
+        "--policy",
+        "greedy",
+        "--episodes",
+        "30",
+        "--labels",
+        str(tmp_path),
+    ]
+    assert main([*argv, "--json"]) == 0
+    import json
+
+    (row,) = json.loads(capsys.readouterr().out)
+    winnable = [s for s, lb in labels.items() if lb.label == "won"]
+    assert row["winnable"]["labelled"] == 30 and row["winnable"]["winnable"] == len(winnable)
+    # A win is on a deal labelled won (or unknown): never on one proven lost.
+    assert row["winnable"]["wins"] <= row["wins"]
+    if row["winnable"]["unknown"] == 0:
+        assert row["winnable"]["wins"] == row["wins"]
+    assert main(argv) == 0
+    assert "winnable won" in capsys.readouterr().out
+    # Without labels for these rules the column is left out.
+    assert main([*argv[:-2], "--labels", str(tmp_path / "none")]) == 0
+    assert "winnable won" not in capsys.readouterr().out
