@@ -247,6 +247,25 @@ class Game(ABC, Generic[K]):
         """Variant-specific entries for the environment's ``info`` dict."""
         return {}
 
+    def unseen_positions(self) -> list[int]:
+        """The indices of ``initial_pack`` whose card the player has never seen in this game (face
+        down or still in the pack since the deal); a card seen once stays seen. The planner's
+        hidden cards: :mod:`patience_gym.determinize` deals them again at random."""
+        raise NotImplementedError(
+            f"{type(self).__name__} does not say which cards are unseen (unseen_positions)"
+        )
+
+    def undealt_positions(self, left: int, taken: Sequence[int] = ()) -> list[int]:
+        """Positions in ``initial_pack`` of its last ``left`` cards once the first copy of each card
+        in ``taken`` is taken out for the foundations: the cards still to come of a pack dealt from
+        its front (for :meth:`unseen_positions`)."""
+        if not left:
+            return []
+        order = list(range(len(self.initial_pack)))
+        for c in taken:
+            order.remove(next(i for i in order if self.initial_pack[i] == c))
+        return order[-left:]
+
     def state_key(self) -> Hashable:
         """A hashable snapshot of the whole state (greedy's cycle guard, determinism tests)."""
         return tuple(_freeze(getattr(self, name)) for name in self.STATE)

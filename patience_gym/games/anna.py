@@ -320,6 +320,9 @@ class Anna(Game[Kind]):
     def foundation_cards(self) -> int:
         return count_cards(self.foundations)
 
+    def unseen_positions(self) -> list[int]:  # the pack, until a re-deal turns the (seen) talon over
+        return self.undealt_positions(len(self.pack) * (self.redeals == 0))
+
     def cards_in_play(self) -> list[int]:
         found = [c for pile in self.foundations for c in pile]
         return [c for h in self.helps for c in h] + self.pack + self.talon + found

@@ -289,6 +289,10 @@ class Babette(Game[Kind]):
     def garden_cards(self) -> list[int]:
         return [x for row in self.grid for x in row if x != EMPTY]
 
+    def unseen_positions(self) -> list[int]:
+        """The pack's cards not dealt yet, until a re-deal gathers the garden (cards all seen)."""
+        return self.undealt_positions(len(self.pack) * (self.redeals == 0))
+
     def cards_in_play(self) -> list[int]:
         return self.garden_cards() + self.pack + [x for pile in self.foundations for x in pile]
 

@@ -360,6 +360,10 @@ class Congress(Game[Kind]):
         )
         out[idx] = val
 
+    def unseen_positions(self) -> list[int]:
+        """The pack's cards not dealt yet (every dealt card lies face up)."""
+        return self.undealt_positions(len(self.pack), ACES)
+
     def cards_in_play(self) -> list[int]:
         rivers = [x for col in self.rivers for x in col]
         helps = [x for h in self.helps for x in h]

@@ -380,6 +380,10 @@ class Klondike(Game[Kind]):
             + [len(self.stock) / N_STOCK, len(self.talon) / N_STOCK, left]
         )
 
+    def unseen_positions(self) -> list[int]:  # face down: pile i's row r, dealt 7r - r(r-1)/2 + i - r
+        stock = self.undealt_positions(len(self.stock) * (self.passes_used == 1))  # a new pass: all seen
+        return [7 * r - r * (r - 1) // 2 + i - r for i in _PILES for r in range(self.down[i])] + stock
+
     def cards_in_play(self) -> list[int]:
         found = [c for pile in self.foundations for c in pile]
         return [c for p in self.piles for c in p] + self.stock + self.talon + found

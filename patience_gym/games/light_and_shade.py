@@ -373,6 +373,10 @@ class LightAndShade(Game[Kind]):
         )
         out[idx] = val
 
+    def unseen_positions(self) -> list[int]:
+        """The pack's cards not turned yet, until a re-deal turns the (seen) talon over."""
+        return self.undealt_positions(len(self.pack) * (self.redeals_left == self.redeals_allowed), ACES)
+
     def cards_in_play(self) -> list[int]:
         rivals = [c for c in self.rivals if c != EMPTY]
         found = [c for p in self.foundations for c in p]

@@ -374,6 +374,9 @@ class Louis(Game[Kind]):
         out[self._s_circle] = min(max(self.circle, 0) + 1, 8) / 8.0
         out[self._s_redeals] = self.redeals_left / N_REDEALS
 
+    def unseen_positions(self) -> list[int]:  # the pack, until a re-deal gathers the (seen) packets
+        return self.undealt_positions(len(self.pack) * (self.redeals_left == N_REDEALS), FOUNDATION_BASES)
+
     def cards_in_play(self) -> list[int]:
         cards = [c for pile in self.packets for c in pile] + self.pack
         if self.turned >= 0:

@@ -246,6 +246,11 @@ class Nestor(Game[Kind]):
         PLACES.write(out, self._o_places, where)
         out[self._s_turned] = self.turned / N_RESERVE
 
+    def unseen_positions(self) -> list[int]:
+        """The reserve cards not turned up yet. (One pack: each card's position is its own.)"""
+        where = {c: i for i, c in enumerate(self.initial_pack)}
+        return [where[c] for c in self.reserve[self.turned :] if c is not None]
+
     def cards_in_play(self) -> list[int]:
         reserve = [c for c in self.reserve if c is not None]
         return [c for col in self.cols for c in col] + reserve + self.discard

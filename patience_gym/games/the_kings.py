@@ -381,6 +381,9 @@ class TheKings(Game[Kind]):
         out[self._s_lane] = [0.0 if r else 1.0 for r in rows]
         out[self._s_found] = [len(f) / KING for f in self.foundations]
 
+    def unseen_positions(self) -> list[int]:  # the deal lays every card out face up
+        return []
+
     def cards_in_play(self) -> list[int]:
         return [c for row in self.rows for c in row] + [c for f in self.foundations for c in f]
 
