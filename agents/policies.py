@@ -77,10 +77,15 @@ BUILTIN: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPoli
 
 
 def make_policy(spec: str) -> Policy:
-    """``random``, ``greedy``, ``ppo:<path to a saved MaskablePPO model>`` or
-    ``rllib:<RLlib run folder or checkpoint>``."""
+    """``random``, ``greedy``, ``planner[:samples=8,budget=20000,retry=8]`` (the determinized
+    solver planner of :mod:`agents.planner`; any subset of its settings), ``ppo:<path to a saved
+    MaskablePPO model>`` or ``rllib:<RLlib run folder or checkpoint>``."""
     if spec in BUILTIN:
         return BUILTIN[spec]()
+    if spec == "planner" or spec.startswith("planner:"):
+        from agents.planner import make_planner  # here: the planner builds on GreedyPolicy
+
+        return make_planner(spec[len("planner:") :])
     if spec.startswith("ppo:"):
         from agents.ppo import PPOPolicy  # needs the train extra (torch, sb3-contrib)
 
@@ -90,5 +95,6 @@ def make_policy(spec: str) -> Policy:
 
         return RLlibPolicy(spec[6:])
     raise ValueError(
-        f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, ppo:<model path> or rllib:<checkpoint>"
+        f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, "
+        "planner[:samples=8,budget=20000,retry=8], ppo:<model path> or rllib:<checkpoint>"
     )
