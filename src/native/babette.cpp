@@ -308,6 +308,55 @@ public:
         return key;
     }
 
+    // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
+
+    // Copies of card c (suit s, rank r) on the foundations: s's ascending pile holds r once it
+    // is r high, the descending one once it is 14 - r high.
+    int copies_on_foundations(int c) const {
+        const int s = suit_of(c), r = rank_of(c);
+        return (found_[UP_ROW + s].size() >= r) + (found_[DOWN_ROW + s].size() >= KING + 1 - r);
+    }
+
+    // After the last re-deal, an available card c that fits a foundation f while its twin is on
+    // the foundations already. Safe: each pile holds each rank of its suit once, so with the
+    // twin's rank already on the suit's other pile, f needs a copy of c before its next card and
+    // c is the only one left: any winning line L plays c onto f at some point. Playing it first
+    // leaves every other move of L legal: with no re-deal to come, the garden only loses cards
+    // and gains rows dealt below it; c's place empty sooner only releases the card above it
+    // sooner (a card is available when the place below it is empty) and c can no longer be
+    // blocked by a new row; foundations only grow, so the ace-on-king / king-on-ace condition
+    // (the suit's other pile started) holds in L' whenever it holds in L.
+    // Before the last re-deal no card is played automatically: the cards left in the garden
+    // become the next pack in column order, so taking one out shifts every later card's place.
+    int safe_move() const override {
+        if (redeals_ != N_REDEALS) return -1;
+        for (int r = 0; r < rows_; ++r)
+            for (int col = 0; col < N_COLS; ++col) {
+                if (!released(r, col)) continue;
+                const int x = at(r, col), p = r * N_COLS + col;
+                if (copies_on_foundations(x) != 1) continue;
+                if (fits(UP_ROW + suit_of(x), x)) return UP0 + p;
+                if (fits(DOWN_ROW + suit_of(x), x)) return DOWN0 + p;
+            }
+        return -1;
+    }
+
+    // Ordering only: foundation moves that release the card above them first, then the other
+    // foundation moves, then dealing a row, then re-dealing.
+    int move_priority(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::Up:
+            case Kind::Down: {
+                const int r = m.src / N_COLS, col = m.src % N_COLS;
+                return r > 0 && at(r - 1, col) != EMPTY ? 2 : 1;
+            }
+            case Kind::Deal: return 0;
+            case Kind::Redeal: return -1;
+        }
+        return 0;
+    }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<Babette>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 

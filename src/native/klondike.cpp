@@ -2,6 +2,7 @@
 //
 // Same action table (58 ids), observation (690 floats), texts and silent choices as the Python
 // module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -268,6 +269,78 @@ public:
         for (int f : found_) key_put(key, f);
         key_put(key, passes_used_);
         return key;
+    }
+
+    // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
+
+    // The position up to what the rules cannot tell apart:
+    // * the seven piles as a multiset (sorted): every rule treats the piles alike (any pile takes
+    //   the same cards, an empty one a king), so permuting them permutes the moves and nothing else;
+    // * no foundation heights: they are the cards found nowhere else, so the rest determines them;
+    // * no pass counter when passes are unlimited: it then never changes a legal move.
+    std::string canonical_key() const override {
+        std::array<int, N_PILES> order{0, 1, 2, 3, 4, 5, 6};
+        auto less = [this](int x, int y) {
+            const auto &a = piles_[x], &b = piles_[y];
+            if (down_[x] != down_[y]) return down_[x] < down_[y];
+            if (a.n != b.n) return a.n < b.n;
+            return std::memcmp(a.cards.data(), b.cards.data(), static_cast<std::size_t>(a.n)) < 0;
+        };
+        std::sort(order.begin(), order.end(), less);
+        std::string key;
+        key.reserve(96);
+        for (int i : order) {
+            key.push_back(static_cast<char>(down_[i]));
+            key_put(key, piles_[i]);
+        }
+        key_put(key, stock_);
+        key_put(key, talon_);
+        if (passes_ >= 0) key_put(key, passes_used_);
+        return key;
+    }
+
+    // A pile's last card c (rank r) that fits its foundation, when no card could ever be placed
+    // on c in the tableau: r <= 2 (only an ace fits a two, and an ace never goes on a pile), or
+    // both foundations of the other colour hold r - 1 (the only cards that fit c are on the
+    // foundations, which they never leave). Safe because from then on c only ever sits at the
+    // end of some pile, so any winning line L from here maps to one that plays c first: drop
+    // c's own moves from L (a move of c alone, or c to the foundation) and let each move of a
+    // run ending in c move the same run less c (same head card, same target, so just as legal,
+    // partial_moves or not). Every other move of L sees the same cards it saw (the card under c
+    // may turn up sooner: only a move of c could take a card from that pile meanwhile), and
+    // c's suit needs c before its next card, so L's foundation moves stay legal.
+    // Talon cards are not played automatically: taking a card out of the talon changes which
+    // cards later draws turn up (draw 3), which would need a separate proof.
+    int safe_move() const override {
+        for (int i = 0; i < N_PILES; ++i) {
+            const auto& pile = piles_[i];
+            if (pile.empty()) continue;
+            const int c = pile.back(), r = rank_of(c);
+            if (!to_foundation(c)) continue;
+            const int other0 = is_red(c) ? 0 : 1, other1 = is_red(c) ? 3 : 2;  // C S black, D H red
+            if (r <= 2 || (found_[other0] >= r - 1 && found_[other1] >= r - 1)) return PILE_F0 + i;
+        }
+        return -1;
+    }
+
+    // Ordering only: first moves that turn up a face-down card (the deeper the pile, the
+    // sooner), then those that empty a pile or bring a talon card into play, then the rest,
+    // turning the stock, then moving a run that turns nothing up (shuffling the tableau).
+    int move_priority(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::PileP: {
+                const int k = run_start(m.src, m.dst);
+                if (k == down_[m.src] && k > 0) return 10 + down_[m.src];
+                if (k == 0) return 5;
+                return 0;
+            }
+            case Kind::PileF: return down_[m.src] > 0 && down_[m.src] == piles_[m.src].size() - 1 ? 10 + down_[m.src] : 3;
+            case Kind::TalonP: return 4;
+            case Kind::TalonF: return 4;
+            case Kind::Stock: return 1;
+        }
+        return 0;
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<Klondike>(*this); }

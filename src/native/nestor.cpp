@@ -2,6 +2,7 @@
 //
 // Same action table (67 ids), observation (781 floats), texts and silent choices as the Python
 // module, whose docstring documents them; the comments here only say where C++ differs in form.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -207,6 +208,65 @@ public:
         key_put(key, turned_);
         key_put(key, discard_);
         return key;
+    }
+
+    // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
+
+    // The position up to what the rules cannot tell apart:
+    // * the columns as a multiset (sorted): columns only give cards, and any two available cards
+    //   pair whatever their places, so permuting columns permutes the moves and nothing else;
+    // * the turned reserve cards still unpaired as a set (sorted): they are all available alike;
+    //   the cards still face down keep their order (it decides which turns up next);
+    // * not the discard pile, nor the order it was made in: it is the cards found nowhere else.
+    std::string canonical_key() const override {
+        std::array<int, N_COLS> order{0, 1, 2, 3, 4, 5, 6, 7};
+        std::sort(order.begin(), order.end(), [this](int x, int y) {
+            const auto &a = cols_[x], &b = cols_[y];
+            if (a.n != b.n) return a.n < b.n;
+            return std::memcmp(a.cards.data(), b.cards.data(), static_cast<std::size_t>(a.n)) < 0;
+        });
+        std::string key;
+        key.reserve(72);
+        for (int i : order) key_put(key, cols_[i]);
+        std::array<int, N_RESERVE> up{};
+        int n_up = 0;
+        for (int k = 0; k < turned_; ++k)
+            if (reserve_[k] != NONE) up[n_up++] = reserve_[k];
+        std::sort(up.begin(), up.begin() + n_up);
+        key.push_back(static_cast<char>(turned_));
+        for (int k = 0; k < n_up; ++k) key.push_back(static_cast<char>(up[k]));
+        key.push_back(static_cast<char>(-2));  // separates the turned set from the hidden cards
+        for (int k = turned_; k < N_RESERVE; ++k) key.push_back(static_cast<char>(reserve_[k]));
+        return key;
+    }
+
+    // Pair two cards of a rank when every card of that rank still in play is available (two or
+    // four of them). Safe: cards only ever leave, so they all stay available until paired, and
+    // any winning line L pairs them off at some moments; pairing two of them first and pairing
+    // the other two (if any) at the first moment L pairs cards of this rank (skipping L's
+    // second such pair) keeps every other move of L legal: other pairs see the same cards (only
+    // sooner uncovered ones, in columns where L never takes a card before these leave — none
+    // lie below them), and a reserve turn, legal in L only while no pair can be made, never
+    // falls while L still holds two available cards of this rank, i.e. before L's last pairing
+    // of the rank; after it the two positions are the same.
+    int safe_move() const override {
+        std::array<int, KING + 1> in_play{}, avail{};
+        std::array<int, KING + 1> first{}, second{};
+        for (int p = 0; p < N_COLS; ++p)
+            for (int k = 0; k < cols_[p].size(); ++k) ++in_play[rank_of(cols_[p][k])];
+        for (int c : reserve_)
+            if (c != NONE) ++in_play[rank_of(c)];
+        for (int p = 0; p < N_PLACES; ++p) {
+            const int c = card_at(p);
+            if (c == NONE) continue;
+            const int r = rank_of(c);
+            if (avail[r] == 0) first[r] = p;
+            else if (avail[r] == 1) second[r] = p;
+            ++avail[r];
+        }
+        for (int r = ACE; r <= KING; ++r)
+            if (avail[r] >= 2 && avail[r] == in_play[r]) return PAIRS.id_of[first[r]][second[r]];
+        return -1;
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<Nestor>(*this); }

@@ -293,6 +293,48 @@ public:
         return key;
     }
 
+    // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
+
+    // The position up to what the rules cannot tell apart. After the deal no rule looks at a
+    // suit (foundations build up regardless of suit, rows take a card one rank either side), and
+    // none at a row's or a foundation's place (any row may go to any row, any lane takes any
+    // available card, a card goes to whichever foundation it fits): so each row as its ranks,
+    // the rows as a multiset (sorted), and the foundation heights as a multiset (sorted).
+    // The deal has already been played out automatically when the solver starts.
+    std::string canonical_key() const override {
+        std::array<std::string, N_ROWS> rows;
+        for (int i = 0; i < N_ROWS; ++i) {
+            rows[i].resize(static_cast<std::size_t>(rows_[i].size()));
+            for (int k = 0; k < rows_[i].size(); ++k) rows[i][k] = static_cast<char>(rank_of(rows_[i][k]));
+        }
+        std::sort(rows.begin(), rows.end(), [](const std::string& a, const std::string& b) {
+            return a.size() != b.size() ? a.size() < b.size() : a < b;
+        });
+        std::array<int, N_FOUND> heights{};
+        for (int f = 0; f < N_FOUND; ++f) heights[f] = found_[f].size();
+        std::sort(heights.begin(), heights.end());
+        std::string key;
+        key.reserve(N_DEALT + 2 * N_ROWS + N_FOUND);
+        for (const auto& r : rows) {
+            key.push_back(static_cast<char>(r.size()));
+            key += r;
+        }
+        for (int h : heights) key.push_back(static_cast<char>(h));
+        return key;
+    }
+
+    // Ordering only: a move that empties a row (a new lane) first, then one that uncovers a
+    // card that fits a foundation, then the rest; filling a lane last (lanes are scarce).
+    int move_priority(int a) const override {
+        const Move m = move_of(a);
+        if (m.kind != Kind::RowToRow) return 0;
+        const Row& src = rows_[m.src];
+        if (rows_[m.dst].empty()) return -1;
+        if (src.size() == 1) return 3;
+        if (foundations_take(src[src.size() - 2])) return 2;
+        return 0;
+    }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<TheKings>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 
