@@ -201,6 +201,11 @@ NB_MODULE(_native, m) {
             const std::string key = g.state_key();
             return nb::bytes(key.data(), key.size());
         })
+        .def("canonical_key", [](const pg::Game& g) {  // the solver's key (solver.hpp), for tests
+            const std::string key = g.canonical_key();
+            return nb::bytes(key.data(), key.size());
+        })
+        .def("safe_move", &pg::Game::safe_move)
         .def("clone", &pg::Game::clone)
         .def("extra_names", &pg::Game::extra_names)
         .def("extra_values",
@@ -279,6 +284,10 @@ NB_MODULE(_native, m) {
              "obs"_a.noconvert(), "mask"_a.noconvert(), "reward"_a.noconvert(), "terminated"_a.noconvert(),
              "truncated"_a.noconvert(), "won"_a.noconvert(), "illegal"_a.noconvert(), "found"_a.noconvert(),
              "extras"_a.noconvert(), "The caller's output arrays, bound once and written by every reset and step.");
+
+    m.def(
+        "solver_hooks", [](bool on) { pg::use_hooks = on; }, "on"_a,
+        "Use the variants' solver hooks (True, the default) or the exact defaults (False): for tests.");
 
     m.def(
         "solve",

@@ -48,7 +48,7 @@ private:
 };
 
 std::uint64_t hash_of(const Game& g) {
-    const std::string key = g.canonical_key();
+    const std::string key = use_hooks ? g.canonical_key() : g.state_key();
     return std::hash<std::string_view>{}(std::string_view(key));
 }
 
@@ -87,7 +87,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
     // The children of g worth searching, best last; sets won_game when one of them wins.
     auto expand = [&](const Game& g, std::vector<Child>& out) {
         const int before = g.foundation_cards();
-        const int safe = g.safe_move();
+        const int safe = use_hooks ? g.safe_move() : -1;
         g.legal_mask(mask.data());
         for (int a = 0; a < g.n_actions(); ++a) {
             if (!mask[static_cast<std::size_t>(a)] || (safe >= 0 && a != safe)) continue;
@@ -106,7 +106,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
                 return;
             }
             if (!seen.insert(hash_of(*child))) continue;
-            out.push_back({child->foundation_cards() - before, g.move_priority(a), a, std::move(child)});
+            out.push_back({child->foundation_cards() - before, use_hooks ? g.move_priority(a) : 0, a, std::move(child)});
         }
         // Popped from the back: the best child goes last; ties keep the table's order.
         std::stable_sort(out.begin(), out.end(), [](const Child& x, const Child& y) {

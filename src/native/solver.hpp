@@ -25,6 +25,11 @@
 
 namespace pg {
 
+// The variants' solver hooks in use (the default). False: the exact defaults instead (the whole
+// state_key(), no safe move, no move priority), so tests can check a hook changes no verdict;
+// bound as patience_gym._native.solver_hooks(bool). Process-wide: set it only between solves.
+inline bool use_hooks = true;
+
 enum class Verdict { Unknown = 0, Won = 1, Lost = 2 };
 
 struct SolveResult {
