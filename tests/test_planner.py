@@ -1,0 +1,148 @@
+"""The determinized planner (agents.planner): blind to hidden cards, legal, configurable, and
+better than greedy where hindsight helps."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import patience_gym  # noqa: F401  (registers the ids)
+from agents.planner import PlannerPolicy, make_planner, parse_planner_spec
+from agents.policies import GreedyPolicy, Policy, make_policy
+from patience_gym.core.cards import card_name
+from patience_gym.determinize import unseen_positions
+from patience_gym.env import PatienceEnv
+from patience_gym.games import VARIANTS
+from patience_gym.games.nestor import rectified_deal
+from patience_gym.native import native_available
+
+pytestmark = pytest.mark.skipif(not native_available(), reason="the planner's solver needs the native engine")
+
+SMALL = "samples=3,budget=2000,retry=4"  # cheap settings: the tests check behaviour, not strength
+
+
+def _play(env: gym.Env[Any, Any], policy: Policy, seed: int, deck: list[str] | None = None) -> bool:
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    obs, info = env.reset(seed=seed, options={"deck": deck} if deck else None)
+    policy.reset(seed)
+    term = trunc = False
+    while not (term or trunc) and info["action_mask"].any():
+        obs, _, term, trunc, info = env.step(policy(core, obs))
+    return bool(info["won"])
+
+
+@pytest.mark.parametrize(
+    ("env_name", "kwargs"),
+    [
+        ("Klondike-v0", {"passes": None}),
+        ("Anna-v0", {}),
+        ("Congress-v0", {}),
+        ("Nestor-v0", {}),
+    ],
+)
+def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, Any]) -> None:
+    """Two deals that differ only in cards unseen at the start (the later half of them dealt again
+    at random): the same seed gives the same choices until an observation tells the deals apart."""
+    env = gym.make(f"patience_gym/{env_name}", **kwargs)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    chosen = 0  # decisions with a choice made while the two deals looked the same
+    for seed in range(3):
+        env.reset(seed=seed)
+        pack, hidden = core.game.deck(), unseen_positions(env)
+        hidden = hidden[len(hidden) // 2 :]  # the later half: the deals look alike for longer
+        if env_name == "Nestor-v0":  # its deal moves cards: use the deal as laid out, reserve last
+            cols, reserve = rectified_deal(list(core.game.initial_pack))
+            pack = [card_name(col[r]) for r in range(6) for col in cols] + [card_name(c) for c in reserve]
+            hidden = [48, 49, 50, 51]
+        other = list(pack)
+        for p, q in zip(hidden, np.random.default_rng(seed).permutation(hidden).tolist(), strict=True):
+            other[p] = pack[q]
+        choices = []
+        for deck in (pack, other):
+            planner = make_planner(SMALL)
+            obs, info = env.reset(seed=seed, options={"deck": deck})
+            planner.reset(seed)
+            trace: list[tuple[bytes, int, bool]] = []  # observation, choice, whether it was forced
+            for _ in range(150):
+                if not info["action_mask"].any():
+                    break
+                forced = planner.stats["forced"]
+                a = planner(core, obs)
+                trace.append((obs.tobytes(), a, planner.stats["forced"] > forced))
+                obs, _, term, trunc, info = env.step(a)
+                if term or trunc:
+                    break
+            choices.append(trace)
+        for (obs_a, a, forced), (obs_b, b, _) in zip(*choices, strict=False):
+            if obs_a != obs_b:
+                break  # a hidden card has turned up: the player may now tell the deals apart
+            assert a == b, f"{env_name} seed {seed}: a choice differs with nothing seen"
+            chosen += not forced
+    assert chosen >= 5, "too few real choices (not forced) before the deals could be told apart"
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+def test_the_planner_takes_legal_actions_only(variant: Any) -> None:
+    env = gym.make(variant.env_id)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    planner = make_planner(SMALL)
+    obs, info = env.reset(seed=11)
+    planner.reset(11)
+    for _ in range(80):
+        if not info["action_mask"].any():
+            break
+        a = planner(core, obs)
+        assert info["action_mask"][a], f"{variant.env_name}: illegal action {a}"
+        obs, _, term, trunc, info = env.step(a)
+        assert not info["illegal_action"]
+        if term or trunc:
+            break
+    assert planner.actions and sum(planner.stats.values()) == len(planner.actions)
+
+
+def test_the_spec_parses_and_bad_settings_are_refused() -> None:
+    p = make_policy("planner:samples=4, budget=5_000")
+    assert isinstance(p, PlannerPolicy) and (p.samples, p.budget, p.retry) == (4, 5000, 8)
+    default = make_policy("planner")
+    assert isinstance(default, PlannerPolicy) and (default.samples, default.budget) == (8, 20_000)
+    assert parse_planner_spec("") == {}
+    for spec, message in [
+        ("planner:samples=0", "samples=0 must be a whole number >= 1"),
+        ("planner:budget=lots", "budget='lots' must be a whole number >= 1"),
+        ("planner:depth=3", "'depth=3' not understood; use name=value with: samples"),
+        ("planner:samples", "'samples' not understood"),
+        ("planner:samples=2,samples=3", "samples is given twice"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make_policy(spec)
+    with pytest.raises(ValueError, match=r"planner\[:samples=8,budget=20000,retry=8\]"):
+        make_policy("planer")
+    with pytest.raises(ValueError, match="budget must be a whole number >= 1"):
+        PlannerPolicy(budget=0)
+
+
+def test_the_planner_pickles_and_plays_the_same_afterwards() -> None:
+    env = gym.make("patience_gym/Nestor-v0")
+    planner = make_planner(SMALL)
+    copy = pickle.loads(pickle.dumps(planner))
+    won = [_play(env, p, 3) for p in (planner, copy)]
+    assert won[0] == won[1] and planner.actions == copy.actions
+
+
+def test_the_planner_wins_a_deal_greedy_loses() -> None:
+    env = gym.make("patience_gym/Nestor-v0")
+    assert not _play(env, GreedyPolicy(), 3)
+    planner = make_planner("samples=4,budget=2000")
+    assert _play(env, planner, 3)
+    assert planner.stats["solved"] > 0  # won by solving sampled deals, not by the greedy fallback
+
+
+def test_a_plan_is_reused_while_it_still_wins() -> None:
+    env = gym.make("patience_gym/Louis-v0")
+    planner = make_planner("samples=4,budget=5000")
+    _play(env, planner, 0)
+    assert planner.stats["plan"] > planner.stats["solved"] > 0
