@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set up (torch pinned first, then the train, test and scale extras) and run the whole test suite.
+# Set up (torch pinned first, then the train, test, scale and plots extras) and run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh train,test,scale
+bash scripts/setup.sh train,test,scale,plots
 .venv/bin/python -m pytest "$@"
