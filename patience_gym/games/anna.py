@@ -1,18 +1,17 @@
 """Anna (Cadogan; docs/rules.md section 5). Two packs.
 
-Rules in brief (in full: docs/rules.md section 5). Every knave goes to the foundations as soon as
-it turns up; each foundation builds down in suit J, T, ..., A, K, and queens never go up, so 96
-cards win. Eight helps are laid out (a knave's place taken by the next card); their top cards are
-available, and cards are married onto them ascending in suit, never onto a queen. The pack is
-turned one card at a time onto the talon, whose top may go to a foundation or a help. Two re-deals.
+Rules in brief. Every knave goes up as soon as it turns up; each foundation builds down in suit J,
+T, ..., A, K, and queens never go up, so 96 cards win. Eight helps are laid out (a knave's place
+taken by the next card); their top cards are available, and cards are married onto them ascending in
+suit, never onto a queen. The pack is turned one card at a time onto the talon, whose top may go to
+a foundation or a help. Two re-deals.
 
 Option ``refill``: ``"free"`` (default, Cadogan) fills an empty help with the talon's top card when
 the player chooses; ``"pack"`` (Dick) fills it at once with the pack's next card, unseen (a knave
 drawn goes up and the next card is drawn), leaves it waiting while the pack is out, and fills the
 waiting helps at a re-deal, help 0 first.
 
-Action table (75 ids, fixed). Turning and re-dealing come before the help-to-help marriages, so
-a lowest-id tie-break turns the pack rather than moving a card between two helps to and fro:
+Action table (75 ids, fixed; turning first, so a lowest-id tie-break turns rather than marry to and fro):
 
 ======= ===================================================================
 id      move
@@ -40,10 +39,8 @@ Choices where docs/rules.md is silent or needs reading (documented, tested):
 - **Under ``refill="free"`` vacancies are not refilled automatically.** "From the pack" is the
   turn followed by the fill from the talon, with no exception for the start: the player keeps
   the choice of which card fills a vacancy and when (as PySolFC-style "fill from the waste").
-- Turning a knave from the pack is one action: the knave goes to the foundations and no further
-  card is turned (docs/rules.md: "one card at a time").
-- Help-to-help moves are single cards; a help's cards are always one suit in ascending sequence,
-  so every help card is shown (a player can read the packet from its base and top).
+- Turning a knave is one action: it goes up and no further card is turned ("one card at a time").
+- Help-to-help moves are single cards (a help is one suit ascending, so every card is shown).
 - The re-deal is legal only when the pack is exhausted and the talon holds cards.
 """
 

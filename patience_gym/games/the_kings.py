@@ -16,8 +16,7 @@ row only if it continues the row's outermost pair, one higher after a rise, one 
 (a one-card row, or a pair out of sequence, takes either); ``"either"`` (the first edition) a row
 may turn at any card.
 
-Action table (64 ids, fixed). Rows are numbered ``0-3 = L0..L3`` and ``4-7 = R0..R3``; foundation
-moves come first so that the greedy baseline's ties favour them:
+Action table (64 ids; rows ``0-3 = L0..L3``, ``4-7 = R0..R3``; foundation moves first for ties):
 
 ======= ==================================================================
 id      move
