@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import pytest
+from test_solver import replay_wins
 
 import patience_gym  # noqa: F401
 from patience_gym.games import get_variant
@@ -35,18 +35,6 @@ CASES: list[tuple[str, dict[str, Any], Sequence[int], int]] = [
 ]
 
 
-def replay(env_id: str, seed: int, actions: tuple[int, ...], options: dict[str, Any]) -> bool:
-    env = gym.make(f"patience_gym/{env_id}", max_episode_steps=len(actions) + 10, **options)
-    _, info = env.reset(seed=seed)
-    terminated = False
-    for i, a in enumerate(actions):
-        assert not terminated, f"seed {seed}: the game ended before action {i}"
-        assert info["action_mask"][a], f"seed {seed}: action {i} ({a}) is illegal"
-        _, _, terminated, truncated, info = env.step(a)
-        assert not truncated
-    return bool(terminated and info["won"])
-
-
 @pytest.mark.parametrize(("env_id", "options", "seeds", "budget"), CASES)
 def test_won_lines_replay_through_gym_make(env_id, options, seeds, budget):
     won = 0
@@ -54,7 +42,7 @@ def test_won_lines_replay_through_gym_make(env_id, options, seeds, budget):
         label = solve_deal(get_variant(env_id), options, seed=seed, max_nodes=budget)
         if label.label == "won":
             won += 1
-            assert replay(env_id, seed, label.actions, options), f"seed {seed}: the line does not win"
+            assert replay_wins(env_id, seed, label.actions, **options), f"seed {seed}: the line does not win"
     assert won, f"{env_id} {options}: no deal of {seeds} won, nothing replayed"
 
 
