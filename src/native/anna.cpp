@@ -371,6 +371,96 @@ public:
         return key;
     }
 
+    // ---- the solver's hooks (solver.hpp) --------------------------------------------------------
+
+    // A queen's suit is read by no rule: queens never go up (accepts), nothing is ever put on a
+    // queen (marry), and a queen could only be married onto a knave, which never lies on a help
+    // (a knave goes up the moment it turns up). So every queen is one card to the solver.
+    static char key_card(int c) { return rank_of(c) == QUEEN ? char(N_KINDS) : static_cast<char>(c); }
+    template <int N>
+    static void put_pile(std::string& key, const Stack<N>& s) {
+        key.push_back(static_cast<char>(s.size()));
+        for (int k = 0; k < s.size(); ++k) key.push_back(key_card(s[k]));
+    }
+
+    // The position up to what the rules cannot tell apart:
+    // * the eight helps are sorted: every rule treats the positions alike (a marriage onto any
+    //   help, filling any empty help); under refill="pack" the waiting helps are filled in index
+    //   order at a re-deal, but the helps that result are the same multiset whatever the order
+    //   (the next cards of the pack, one each, in turn);
+    // * the two foundations of a suit are sorted: both build J, T, ..., A, K in that suit, and a
+    //   card goes to the first that fits, so swapping their counts swaps nothing a rule reads;
+    // * every queen is one card (key_card above).
+    std::string canonical_key() const override {
+        std::string key;
+        std::array<std::string, N_HELPS> helps;
+        for (int i = 0; i < N_HELPS; ++i) put_pile(helps[i], helps_[i]);
+        std::sort(helps.begin(), helps.end());
+        for (const auto& h : helps) key += h;
+        key.push_back(static_cast<char>(pack_.size()));
+        for (int k = 0; k < pack_.size(); ++k) key.push_back(key_card(pack_[k]));
+        put_pile(key, talon_);
+        for (int f = 0; f < N_FOUNDATIONS; f += 2) {
+            key.push_back(static_cast<char>(std::min(found_[f], found_[f + 1])));
+            key.push_back(static_cast<char>(std::max(found_[f], found_[f + 1])));
+        }
+        key.push_back(static_cast<char>(redeals_));
+        return key;
+    }
+
+    // Card c (talon top or a help top) may go up now and never needs to stay: nothing can ever
+    // be married onto it. Marriages put the card of c's suit one rank higher on c; a king takes
+    // nothing (no rank above), and a card of rank r <= 10 on foundation f (which then needs r)
+    // takes an r + 1 only while a copy of it is off the foundations: f holds one copy, and the
+    // other copy is up exactly when the suit's other foundation has got as far (found_[other]
+    // >= found_[f]). Then the other copy of c, if any, still fits the other foundation: no race.
+    bool never_a_base(int c) const {
+        if (rank_of(c) == KING) return true;
+        const int f = foundation_for(c), other = f ^ 1;
+        return found_[other] >= found_[f];
+    }
+
+    // A safe automatic move (solver.hpp): a card that is never a base goes up. With nothing
+    // ever put on it, the card only waits to go up (or is married on, or turned, to no gain); a
+    // winning line from here, with this card's own moves left out, stays legal and wins after
+    // it goes up: every move onto the foundation it fills finds the foundation one card further.
+    // Under refill="free" that holds for every help top and the talon top (leaving a help
+    // empty only offers a fill; the talon, turned over at a re-deal, makes the same pack less
+    // this card). Under refill="pack" an emptied help is refilled from the pack at once (or at
+    // the next re-deal) and a talon card comes back in the next pack, which shifts which card
+    // fills which help: there only a help top with cards under it, or any top once no pack
+    // can come again (pack out, no re-deal left) is played.
+    int safe_move() const override {
+        const bool pack_final = pack_.empty() && redeals_ >= N_REDEALS;
+        for (int i = 0; i < N_HELPS; ++i) {
+            const auto& h = helps_[i];
+            if (h.empty()) continue;
+            const int c = h.back();
+            if (foundation_for(c) < 0 || !never_a_base(c)) continue;
+            if (!refill_from_pack_ || h.size() >= 2 || pack_final) return HELP_F0 + i;
+        }
+        if (!talon_.empty()) {
+            const int c = talon_.back();
+            if (foundation_for(c) >= 0 && never_a_base(c) && (!refill_from_pack_ || redeals_ >= N_REDEALS))
+                return TALON_F;
+        }
+        return -1;
+    }
+
+    // Move ordering only (greedy's preferences, agents/heuristics/anna.py): a talon card married
+    // onto a help first, then a help emptied by a marriage, then a talon card into an empty help,
+    // then turning or re-dealing; a marriage that only moves a card between two helps last.
+    int move_priority(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::TalonToHelp: return helps_[m.dst].empty() ? 2 : 4;
+            case Kind::HelpToHelp: return helps_[m.src].size() == 1 ? 3 : 0;
+            case Kind::Turn:
+            case Kind::Redeal: return 1;
+            default: return 0;
+        }
+    }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<Anna>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 

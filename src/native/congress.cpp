@@ -342,6 +342,67 @@ public:
         return key;
     }
 
+    // ---- the solver's hooks (solver.hpp) --------------------------------------------------------
+
+    // The position up to what the rules cannot tell apart:
+    // * the two foundations of a suit (f and f + 4) as a sorted pair: both build that suit up
+    //   from its ace and a card goes to the first that fits;
+    // * the eight helps sorted: every rule treats them alike (a marriage onto any help top, a
+    //   river card into any empty help); while the pack lasts only helps 0-3 can hold cards
+    //   (4-7 are started from the rivers once the pack is out) and a refill fills their gaps
+    //   with the next cards of the pack, one each: the same helps as a multiset whatever their
+    //   order;
+    // * once the pack is out, the river columns sorted and the row count dropped: the refill and
+    //   the deal, the only rules that read a column's place or the rows, need a pack.
+    std::string canonical_key() const override {
+        std::string key;
+        for (int s = 0; s < 4; ++s) {
+            key.push_back(static_cast<char>(std::min(found_[s], found_[s + 4])));
+            key.push_back(static_cast<char>(std::max(found_[s], found_[s + 4])));
+        }
+        std::array<std::string, N_HELPS> helps;
+        for (int h = 0; h < N_HELPS; ++h) key_put(helps[h], helps_[h]);
+        std::sort(helps.begin(), helps.end());
+        for (const auto& h : helps) key += h;
+        key_put(key, pack_);
+        if (pack_.empty()) {
+            std::array<std::string, N_COLS> cols;
+            for (int c = 0; c < N_COLS; ++c) key_put(cols[c], rivers_[c]);
+            std::sort(cols.begin(), cols.end());
+            for (const auto& c : cols) key += c;
+        } else {
+            for (const auto& col : rivers_) key_put(key, col);
+            key_put(key, rows_);
+        }
+        return key;
+    }
+
+    // A safe automatic move (solver.hpp): an available card c (rank r) goes up when nothing can
+    // ever be married onto it, i.e. both copies of the card one rank lower in its suit are on
+    // the foundations (both of the suit's foundations are at r - 1 or above; c fits one at
+    // r - 1, so the other copy of c, if still out, fits the other: no race), and taking it
+    // away changes no refill: the pack is out, or c is a help top with cards under it (a river
+    // card or a lone help card leaves a gap that the next refill or deal would fill, shifting
+    // every card after it). Then c only waits to go up or to be married on, to no gain: a
+    // winning line from here, c's own moves left out, stays legal and wins after c goes up.
+    int safe_move() const override {
+        auto never_a_base = [&](int x) {
+            const int s = suit_of(x);
+            return std::min(found_[s], found_[s + 4]) >= rank_of(x) - 1;
+        };
+        for (int h = 0; h < N_HELPS; ++h) {
+            const int x = top_card(helps_[h]);
+            if (x >= 0 && foundation_for(x) >= 0 && never_a_base(x) && (pack_.empty() || helps_[h].size() >= 2))
+                return HELP_F + h;
+        }
+        if (!pack_.empty()) return -1;
+        for (int c = 0; c < N_COLS; ++c) {
+            const int x = top_card(rivers_[c]);
+            if (x >= 0 && foundation_for(x) >= 0 && never_a_base(x)) return RIVER_F + c;
+        }
+        return -1;
+    }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<Congress>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 

@@ -331,6 +331,100 @@ public:
         return key;
     }
 
+    // ---- the solver's hooks (solver.hpp) --------------------------------------------------------
+
+    // No rule reads a card's suit: the foundations build up in alternating colours, suit
+    // ignored, and the Auxiliaries down in alternating colours; so a card is its rank and colour
+    // to the solver (the four copies of a red five are one card).
+    static char key_card(int c) { return static_cast<char>(2 * rank_of(c) + (is_red(c) ? 1 : 0)); }
+
+    // The position up to what the rules cannot tell apart:
+    // * cards as rank and colour (key_card above);
+    // * the four Auxiliaries sorted, and the four Rivals sorted: every rule treats the places of
+    //   a row alike (a Rival card onto any Auxiliary, the talon or pack into any empty Rival);
+    // * a foundation is its top card only (what it takes next reads nothing else), and the
+    //   eight are sorted: a card goes to the first that fits, and foundations with equal tops
+    //   are interchangeable.
+    std::string canonical_key() const override {
+        std::string key;
+        std::array<std::string, N_AUX> aux;
+        for (int i = 0; i < N_AUX; ++i) {
+            aux[i].push_back(static_cast<char>(aux_[i].size()));
+            for (int k = 0; k < aux_[i].size(); ++k) aux[i].push_back(key_card(aux_[i][k]));
+        }
+        std::sort(aux.begin(), aux.end());
+        for (const auto& a : aux) key += a;
+        std::array<char, N_RIVALS> rivals;
+        for (int r = 0; r < N_RIVALS; ++r) rivals[r] = rivals_[r] == EMPTY ? char(0) : key_card(rivals_[r]);
+        std::sort(rivals.begin(), rivals.end());
+        key.append(rivals.data(), rivals.size());
+        std::array<char, N_FOUND> tops;
+        for (int f = 0; f < N_FOUND; ++f) tops[f] = key_card(found_[f].back());
+        std::sort(tops.begin(), tops.end());
+        key.append(tops.data(), tops.size());
+        key.push_back(static_cast<char>(pack_.size()));
+        for (int k = 0; k < pack_.size(); ++k) key.push_back(key_card(pack_[k]));
+        key.push_back(static_cast<char>(talon_.size()));
+        for (int k = 0; k < talon_.size(); ++k) key.push_back(key_card(talon_[k]));
+        key.push_back(static_cast<char>(redeals_left_));
+        return key;
+    }
+
+    // Does foundation f hold a card of this rank and colour (red: is_red)? It holds its ace up
+    // to its top, colours alternating.
+    bool foundation_holds(int f, int rank, bool red) const {
+        const int top = found_[f].back();
+        return rank_of(top) >= rank && (is_red(top) == red) == ((rank_of(top) - rank) % 2 == 0);
+    }
+
+    // A safe automatic move (solver.hpp): Auxiliary a's top card c, of rank r, goes up when
+    //  (1) nothing can ever be put on it: only a card of rank r - 1 in the other colour goes on
+    //      an Auxiliary top, and it comes from a Rival or the talon (first from the pack); a card
+    //      on an Auxiliary or a foundation never moves anywhere but up. So when no such card is
+    //      among the Rivals, the talon and the pack, c can only wait to go up;
+    //  (2) no card of c's rank and colour is ever kept off a foundation by it: the foundations
+    //      now taking c (top: rank r - 1, other colour; only a card like c changes them) are at
+    //      least as many as the cards like c still off the foundations, c included.
+    // Then a winning line from here, c's own move left out, stays legal and wins after c goes
+    // up: nothing it moved onto c, every card like c finds a foundation still open, a move onto
+    // a foundation finds one at least as far, and emptying the Auxiliary only offers a fill.
+    int safe_move() const override {
+        for (int a = 0; a < N_AUX; ++a) {
+            if (aux_[a].empty()) continue;
+            const int c = aux_[a].back();
+            if (foundation_for(c) < 0) continue;
+            const int r = rank_of(c);
+            const bool red = is_red(c);
+            const char base = static_cast<char>(2 * (r - 1) + (red ? 0 : 1));  // rank r - 1, other colour
+            bool fed = false;
+            for (int x : rivals_) fed = fed || (x != EMPTY && key_card(x) == base);
+            for (int k = 0; k < pack_.size() && !fed; ++k) fed = key_card(pack_[k]) == base;
+            for (int k = 0; k < talon_.size() && !fed; ++k) fed = key_card(talon_[k]) == base;
+            if (fed) continue;
+            int open = 0, up = 0;
+            for (int f = 0; f < N_FOUND; ++f) {
+                if (rank_of(found_[f].back()) == r - 1 && is_red(found_[f].back()) != red) ++open;
+                if (foundation_holds(f, r, red)) ++up;
+            }
+            if (open >= 4 - up) return AUX_F0 + a;  // four cards of each rank and colour
+        }
+        return -1;
+    }
+
+    // Move ordering only (greedy's preferences, agents/heuristics/light_and_shade.py): build on
+    // the Auxiliaries from the talon, then from the Rivals, then clear the talon into a Rival,
+    // then start an empty Auxiliary; the pack's next card into a Rival, then turning, last.
+    int move_priority(int a) const override {
+        const Move m = move_of(a);
+        switch (m.kind) {
+            case Kind::TalonToAux: return 5;
+            case Kind::RivalToAux: return aux_[m.dst].empty() ? 2 : 4;
+            case Kind::TalonToRival: return 3;
+            case Kind::PackToRival: return 1;
+            default: return 0;
+        }
+    }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<LightAndShade>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 

@@ -398,6 +398,52 @@ public:
         return key;
     }
 
+    // ---- the solver's hooks (solver.hpp) --------------------------------------------------------
+
+    // The position up to what the rules cannot tell apart:
+    // * circle_ is dropped always: it only numbers circles for the observation and the text (the
+    //   rules read pos_ and fresh_, never the count);
+    // * once the deal is complete (PLAY), pos_, fresh_, turned_ and the (empty) pack are dropped:
+    //   nothing reads them until a re-deal, and start_deal() resets every one of them;
+    // * after the last re-deal (PLAY, redeals_left_ == 0) the packets are sorted: every rule of
+    //   PLAY (top to a foundation, top onto another packet's top) treats the twelve positions
+    //   alike, and only a re-deal (gather's order g h ... f) reads where a packet lies.
+    std::string canonical_key() const override {
+        std::string key;
+        key_put(key, phase_);
+        key_put(key, redeals_left_);
+        for (int f : found_) key_put(key, f);
+        if (phase_ == PLAY) {
+            if (redeals_left_ == 0) {
+                std::array<std::string, N_PACKETS> piles;
+                for (int p = 0; p < N_PACKETS; ++p) key_put(piles[p], packets_[p]);
+                std::sort(piles.begin(), piles.end());
+                for (const auto& s : piles) key += s;
+            } else {
+                for (const auto& p : packets_) key_put(key, p);
+            }
+            return key;
+        }
+        for (const auto& p : packets_) key_put(key, p);
+        key_put(key, stock_);
+        key_put(key, turned_);
+        key_put(key, pos_);
+        for (int f : fresh_) key.push_back(static_cast<char>(f));
+        return key;
+    }
+
+    // Move ordering only: a marriage that uncovers a card a foundation takes now first, other
+    // marriages next, a re-deal last (it gives up the whole arrangement for a new deal).
+    int move_priority(int a) const override {
+        const Move m = move_of(a);
+        if (m.kind == Kind::Redeal) return -1;
+        if (m.kind != Kind::Marry) return 0;
+        const auto& pile = packets_[m.src];
+        if (pile.size() < 2) return 1;
+        const int below = pile[pile.size() - 2];
+        return fits_up(below) || fits_down(below) ? 2 : 0;
+    }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<Louis>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 
