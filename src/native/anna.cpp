@@ -327,38 +327,6 @@ public:
         return cards;
     }
 
-    // Solver move ordering (never pruning): marriages, foundation moves and fills first, turning
-    // the next card after them and the re-deal last, so a line uses what is on the table before
-    // it draws.
-    int move_priority(int a) const override {
-        if (a == REDEAL) return -2;
-        return a == TURN ? -1 : 0;
-    }
-
-    // The solver's position up to symmetry. The eight helps obey the same rules whatever their
-    // index (a card may be married onto, or fill, any of them; with refill="pack" the waiting
-    // helps are filled in index order at a re-deal, but they are all empty then, so which empty
-    // help gets which card changes nothing but the indices): sorted, they name the same
-    // position. The two foundations of a suit are alike too (which one a card goes to is the
-    // engine's choice of the first that takes it): their counts are sorted within the suit.
-    std::string canonical_key() const override {
-        std::array<std::string, N_HELPS> helps;
-        for (int i = 0; i < N_HELPS; ++i) key_put(helps[i], helps_[i]);
-        std::sort(helps.begin(), helps.end());
-        std::string key;
-        for (const auto& h : helps) key += h;
-        key_put(key, pack_.size());
-        key.append(reinterpret_cast<const char*>(pack_.cards.data()), static_cast<std::size_t>(pack_.size()));
-        key_put(key, talon_.size());
-        key.append(reinterpret_cast<const char*>(talon_.cards.data()), static_cast<std::size_t>(talon_.size()));
-        for (int f = 0; f < N_FOUNDATIONS; f += 2) {
-            key.push_back(static_cast<char>(std::min(found_[f], found_[f + 1])));
-            key.push_back(static_cast<char>(std::max(found_[f], found_[f + 1])));
-        }
-        key_put(key, redeals_);
-        return key;
-    }
-
     std::string state_key() const override {
         std::string key;
         for (const auto& h : helps_) key_put(key, h);

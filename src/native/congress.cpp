@@ -297,41 +297,6 @@ public:
         return cards;
     }
 
-    // The solver's position up to symmetry. Once the pack is exhausted nothing is refilled or
-    // dealt any more, and every rule treats the river columns alike (their last card is
-    // available) and the eight help places alike (any may take a river card or a marriage): both
-    // groups are sorted then. While the pack lasts, refills fill gaps column by column and help
-    // by help in index order, so their places matter and are kept. The two foundations of a suit
-    // are alike (a card goes to the first that takes it; their tops then are equal): their tops
-    // are sorted within the suit.
-    std::string canonical_key() const override {
-        std::array<std::string, N_COLS> cols;
-        std::array<std::string, N_HELPS> helps;
-        for (int c = 0; c < N_COLS; ++c) key_put(cols[c], rivers_[c]);
-        for (int h = 0; h < N_HELPS; ++h) key_put(helps[h], helps_[h]);
-        if (pack_.empty()) {
-            std::sort(cols.begin(), cols.end());
-            std::sort(helps.begin(), helps.end());
-        }
-        std::string key;
-        for (const auto& c : cols) key += c;
-        for (const auto& h : helps) key += h;
-        key_put(key, pack_);
-        for (int f = 0; f < N_FOUND / 2; ++f) {
-            key_put(key, std::min(found_[f], found_[f + N_FOUND / 2]));
-            key_put(key, std::max(found_[f], found_[f + N_FOUND / 2]));
-        }
-        key_put(key, rows_);
-        return key;
-    }
-
-    // Solver move ordering (never pruning): moves of the cards on the table first, then a
-    // refill, dealing the next row last.
-    int move_priority(int a) const override {
-        if (a == DEAL) return -2;
-        return a == REFILL ? -1 : 0;
-    }
-
     std::string state_key() const override {
         std::string key;
         for (const auto& col : rivers_) key_put(key, col);

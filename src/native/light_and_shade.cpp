@@ -296,30 +296,6 @@ public:
         return cards;
     }
 
-    // The solver's position up to symmetry: the four Auxiliaries obey the same rules whatever
-    // their index (only their top cards and emptiness matter), so do the four Rivals (any of them
-    // may go onto any Auxiliary or fill an empty one, and any empty one may be refilled), and the
-    // eight foundations (a card goes to the first that takes it; those that take the same card
-    // are alike). Each group is sorted, so permuted positions share one key.
-    std::string canonical_key() const override {
-        std::array<std::string, N_AUX> aux;
-        for (int i = 0; i < N_AUX; ++i) key_put(aux[i], aux_[i]);
-        std::sort(aux.begin(), aux.end());
-        std::array<std::int8_t, N_RIVALS> rivals = rivals_;
-        std::sort(rivals.begin(), rivals.end());
-        std::array<std::string, N_FOUND> found;
-        for (int i = 0; i < N_FOUND; ++i) key_put(found[i], found_[i]);
-        std::sort(found.begin(), found.end());
-        std::string key;
-        for (const auto& a : aux) key += a;
-        for (int c : rivals) key_put(key, c);
-        key_put(key, pack_);
-        key_put(key, talon_);
-        for (const auto& f : found) key += f;
-        key_put(key, redeals_left_);
-        return key;
-    }
-
     std::string state_key() const override {
         std::string key;
         for (const auto& p : aux_) key_put(key, p);

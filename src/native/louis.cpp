@@ -377,13 +377,6 @@ public:
         return cards;
     }
 
-    // Solver move ordering (never pruning): moves between the packets and the foundations first,
-    // dealing the next round after them and the re-deal last.
-    int move_priority(int a) const override {
-        if (a == REDEAL) return -2;
-        return a == DEAL ? -1 : 0;
-    }
-
     std::string state_key() const override {
         std::string key;
         for (const auto& p : packets_) key_put(key, p);
