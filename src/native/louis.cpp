@@ -425,16 +425,34 @@ public:
         return key;
     }
 
-    // Move ordering only: a marriage that uncovers a card a foundation takes now first, other
-    // marriages next, a re-deal last (it gives up the whole arrangement for a new deal).
+    // How deep the cards the foundations take next lie (greedy's measure, agents/heuristics/
+    // louis.py): for each foundation, the fewest cards lying on a copy of its next card in the
+    // packets, or 20 when no copy lies in a packet.
+    int buried() const {
+        int total = 0;
+        for (int f = 0; f < 8; ++f) {
+            const int s = f % 4;
+            const int rank = f < 4 ? found_[f] + 1 : 13 - found_[f];
+            if (found_[f] >= 13) continue;
+            const int want = card_of(rank, s);
+            int best = 20;
+            for (const auto& p : packets_)
+                for (int k = p.size() - 1; k >= 0 && p.size() - 1 - k < best; --k)
+                    if (p[k] == want) best = p.size() - 1 - k;
+            total += best;
+        }
+        return total;
+    }
+
+    // Move ordering only: in play, the move after which the wanted cards lie least deep first
+    // (greedy's choice); a re-deal last (it gives up the whole arrangement for a new deal).
     int move_priority(int a) const override {
         const Move m = move_of(a);
-        if (m.kind == Kind::Redeal) return -1;
+        if (m.kind == Kind::Redeal) return -1000;
         if (m.kind != Kind::Marry) return 0;
-        const auto& pile = packets_[m.src];
-        if (pile.size() < 2) return 1;
-        const int below = pile[pile.size() - 2];
-        return fits_up(below) || fits_down(below) ? 2 : 0;
+        Louis next(*this);
+        next.apply(a);
+        return -next.buried();
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<Louis>(*this); }
