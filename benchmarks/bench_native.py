@@ -5,8 +5,9 @@ round of each is reported, so a machine busy with something else for a moment co
 contestant alike. A step is what an RL loop pays for under a random legal policy:
 
 - ``python`` / ``native``: ``gym.make(id, engine=...)`` (with gymnasium's wrappers), a random
-  legal action from ``info["action_mask"]``, ``env.step`` (apply, mask, observation copy); reset
-  when an episode ends.
+  legal action from ``info["action_mask"]``, ``env.step`` (apply, mask, observation copy); when an
+  episode ends, ``reset()`` (seeded once at the start, as an RL loop does; OpenSpiel's loop starts
+  a new game the same way, without seeding).
 - ``batched N``: ``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point",
   copy=False)``: random legal actions for all N rows, one ``step``; counted as N game-steps
   (autoreset included). Timed twice: with the actions drawn by numpy from ``action_masks()`` and
@@ -69,8 +70,10 @@ def single(env_id: str, engine: str) -> Runner:
                 _, _, term, trunc, info = env.step(int(legal[pick(len(legal))]))
                 steps += 1
                 while term or trunc or not info["action_mask"].any():  # a deal may offer no move
+                    # As an RL loop does (and as OpenSpiel's loop starts a new game): the env was
+                    # seeded once, and reset() deals the next game from its generator.
                     state["episode"] += 1
-                    info = env.reset(seed=state["episode"])[1]
+                    info = env.reset()[1]
                     term = trunc = False
             if time.perf_counter() > deadline:
                 break
