@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -129,13 +129,11 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         # view of the int8 one (the same bytes), so both dtypes cost one write.
         self._mask_i8: np.ndarray | None = None
         self._obs_buf: np.ndarray | None = None
-        self._step_into = None
+        self._step_into: Callable[[int], tuple[int, bool, bool]] | None = None
         if isinstance(self.game, NativeGame):
             self._mask_i8 = np.zeros(self.game.n_actions, dtype=np.int8)
-            self._mask = self._mask_i8.view(bool)
             self._obs_buf = np.zeros(self.layout.size, dtype=np.float32)
-            self.game.bind_buffers(self._mask_i8, self._obs_buf)
-            self._step_into = self.game.step_into
+            self._bind()
         self._live = False
         self._won = False
         self._dealt = False  # step, render and describe_action need a reset first
@@ -163,6 +161,21 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         self._has_extras = bool(self.game.extra_info())
         self._refresh(won=self.game.won)
         return self._observation(), self._info(illegal=False)
+
+    def _bind(self) -> None:
+        """Point the native game's one-call step at this env's buffers (the bool mask a view of
+        the int8 one)."""
+        assert self._mask_i8 is not None and self._obs_buf is not None and isinstance(self.game, NativeGame)
+        self._mask = self._mask_i8.view(bool)
+        self.game.bind_buffers(self._mask_i8, self._obs_buf)
+        self._step_into = self.game.step_into
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # pickle and deepcopy bring a native game back unbound (its stepper wrote into the old
+        # env's buffers) and the bool mask back as a copy, no longer a view: bind them again.
+        self.__dict__.update(state)
+        if self._obs_buf is not None:
+            self._bind()
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         # A float or a bool is refused, never truncated to a move; a plain int skips the checks.
