@@ -308,16 +308,21 @@ def test_canonical_keys_ignore_the_order_of_interchangeable_piles(env_id, n, avo
         assert _native_game(env_id, other)._c.canonical_key() != a._c.canonical_key()
 
 
-@pytest.mark.parametrize(("env_id", "seeds"), [("Congress-v0", range(0, 8)), ("Louis-v0", (0, 2, 3, 10))])
-def test_these_hooks_change_no_verdict(env_id, seeds):
+def plain_verdicts(variant, options, seeds, budget: int) -> dict[int, str]:
+    """The verdicts of the exact defaults (hooks off: whole-state keys, no safe move, no ordering)."""
     from patience_gym.native import _module
 
-    variant = get_variant(env_id)
     _module().solver_hooks(False)
     try:
-        plain = {s: solve_deal(variant, seed=s, max_nodes=200_000).label for s in seeds}
+        return {s: solve_deal(variant, options, seed=s, max_nodes=budget).label for s in seeds}
     finally:
         _module().solver_hooks(True)
+
+
+@pytest.mark.parametrize(("env_id", "seeds"), [("Congress-v0", range(0, 8)), ("Louis-v0", (0, 2, 3, 10))])
+def test_these_hooks_change_no_verdict(env_id, seeds):
+    variant = get_variant(env_id)
+    plain = plain_verdicts(variant, {}, seeds, 200_000)
     decided = {s: v for s, v in plain.items() if v != "unknown"}
     assert decided, "the exact defaults decided none of the sample"
     for s, verdict in decided.items():

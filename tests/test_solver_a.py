@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_solver import replay_wins
+from test_solver import plain_verdicts, replay_wins
 
 import patience_gym  # noqa: F401
 from patience_gym.games import get_variant
-from patience_gym.native import NativeGame, _module, make_game, native_available
+from patience_gym.native import NativeGame, make_game, native_available
 from patience_gym.solver import solve_deal
 from patience_gym.testing import deck as deck_of
 
@@ -158,13 +158,7 @@ AGREE: list[tuple[str, dict[str, Any], Sequence[int], int]] = [
 @pytest.mark.parametrize(("env_id", "options", "seeds", "budget"), AGREE)
 def test_hooks_agree_with_the_exact_defaults(env_id, options, seeds, budget):
     variant = get_variant(env_id)
-    plain = {}
-    _module().solver_hooks(False)
-    try:
-        for seed in seeds:
-            plain[seed] = solve_deal(variant, options, seed=seed, max_nodes=budget).label
-    finally:
-        _module().solver_hooks(True)
+    plain = plain_verdicts(variant, options, seeds, budget)
     compared = 0
     for seed, verdict in plain.items():
         if verdict == "unknown":

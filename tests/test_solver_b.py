@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import pytest
+from test_solver import plain_verdicts, replay_wins
 
 import patience_gym  # noqa: F401
 from patience_gym.games import get_variant
@@ -34,18 +34,6 @@ CASES: list[tuple[str, dict[str, Any], Sequence[int], int]] = [
 ]
 
 
-def replay(env_id: str, seed: int, actions: tuple[int, ...], options: dict[str, Any]) -> bool:
-    env = gym.make(f"patience_gym/{env_id}", max_episode_steps=None, **options)
-    _, info = env.reset(seed=seed)
-    terminated = False
-    for i, a in enumerate(actions):
-        assert not terminated, f"seed {seed}: the game ended before action {i}"
-        assert info["action_mask"][a], f"seed {seed}: action {i} ({a}) is illegal"
-        _, _, terminated, truncated, info = env.step(a)
-        assert not truncated
-    return bool(terminated and info["won"])
-
-
 @pytest.mark.parametrize(("env_id", "options", "seeds", "budget"), CASES)
 def test_won_lines_replay_through_gym_make(
     env_id: str, options: dict[str, Any], seeds: Sequence[int], budget: int
@@ -55,7 +43,7 @@ def test_won_lines_replay_through_gym_make(
         label = solve_deal(get_variant(env_id), options, seed=seed, max_nodes=budget)
         if label.label == "won":
             won += 1
-            assert replay(env_id, seed, label.actions, options), f"seed {seed}: the line does not win"
+            assert replay_wins(env_id, seed, label.actions, **options), f"seed {seed}: the line does not win"
     assert won, f"{env_id} {options}: no deal of {seeds} won, nothing replayed"
 
 
@@ -203,13 +191,7 @@ def test_hooks_agree_with_the_exact_defaults(
     env_id: str, options: dict[str, Any], seeds: Sequence[int], budget: int
 ) -> None:
     variant = get_variant(env_id)
-    plain: dict[int, str] = {}
-    _module().solver_hooks(False)
-    try:
-        for seed in seeds:
-            plain[seed] = solve_deal(variant, options, seed=seed, max_nodes=budget).label
-    finally:
-        _module().solver_hooks(True)
+    plain = plain_verdicts(variant, options, seeds, budget)
     compared = 0
     for seed, verdict in plain.items():
         if verdict == "unknown":
