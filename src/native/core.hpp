@@ -151,6 +151,22 @@ public:
     // Move ordering only (never pruning): a larger value is tried first. Default: the solver's
     // own order (moves that win cards first, then the table's order).
     virtual int move_priority(int /*action*/) const { return 0; }
+    // The solver's moves from this position, each a LINE of one or more legal actions played in
+    // order (a macro move: say, turning the stock until a card shows and playing it) with its
+    // ordering priority. Default: every legal action alone, with move_priority(). An override
+    // must keep every win: each winning line of play must be rewritable as a sequence of these
+    // moves (documented where it is overridden). safe_move(), when it names an action, still
+    // comes first and alone.
+    struct SolverMove {
+        std::vector<int> actions;
+        int priority = 0;
+    };
+    virtual void solver_moves(std::vector<SolverMove>& out) const {
+        std::vector<std::uint8_t> mask(static_cast<std::size_t>(n_actions()));
+        legal_mask(mask.data());
+        for (int a = 0; a < n_actions(); ++a)
+            if (mask[static_cast<std::size_t>(a)]) out.push_back({{a}, move_priority(a)});
+    }
 
     bool won() const { return foundation_cards() == win_cards(); }
     // Game.is_over: won, or no legal move left.

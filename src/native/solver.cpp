@@ -53,15 +53,15 @@ std::uint64_t hash_of(const Game& g) {
 }
 
 struct Child {
-    int gain;      // foundation cards won by the move (automatic steps included)
-    int priority;  // the variant's move_priority
-    int action;
+    int gain;                 // foundation cards won by the move (automatic steps included)
+    int priority;             // the variant's priority for the move
+    std::vector<int> line;    // the move: one action, or a variant's macro move (solver_moves)
     std::unique_ptr<Game> game;
 };
 
 // One position on the current line: its children still to try, best first (popped from the back).
 struct Frame {
-    int action;  // the move that led here (-1 at the root)
+    std::vector<int> line;  // the move that led here (empty at the root)
     std::vector<Child> children;
 };
 
@@ -81,6 +81,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
     HashSet seen;
     seen.insert(hash_of(start));
     std::vector<std::uint8_t> mask(static_cast<std::size_t>(start.n_actions()));
+    std::vector<Game::SolverMove> moves;
     bool out_of_budget = false;
     std::unique_ptr<Game> won_game;
 
@@ -88,9 +89,17 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
     auto expand = [&](const Game& g, std::vector<Child>& out) {
         const int before = g.foundation_cards();
         const int safe = use_hooks ? g.safe_move() : -1;
-        g.legal_mask(mask.data());
-        for (int a = 0; a < g.n_actions(); ++a) {
-            if (!mask[static_cast<std::size_t>(a)] || (safe >= 0 && a != safe)) continue;
+        moves.clear();
+        if (safe >= 0) {
+            moves.push_back({{safe}, 0});
+        } else if (use_hooks) {
+            g.solver_moves(moves);
+        } else {
+            g.legal_mask(mask.data());
+            for (int a = 0; a < g.n_actions(); ++a)
+                if (mask[static_cast<std::size_t>(a)]) moves.push_back({{a}, 0});
+        }
+        for (auto& move : moves) {
             if (++result.nodes > max_nodes ||
                 ((result.nodes & 1023) == 0 && max_seconds > 0 &&
                  std::chrono::duration<double>(Clock::now() - t0).count() > max_seconds)) {
@@ -98,32 +107,33 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
                 return;
             }
             auto child = g.clone();
-            child->apply(a);
+            for (int a : move.actions) child->apply(a);
             if (child->won()) {
                 out.clear();
-                out.push_back({0, 0, a, nullptr});
+                out.push_back({0, 0, std::move(move.actions), nullptr});
                 won_game = std::move(child);
                 return;
             }
             if (!seen.insert(hash_of(*child))) continue;
-            out.push_back({child->foundation_cards() - before, use_hooks ? g.move_priority(a) : 0, a, std::move(child)});
+            out.push_back({child->foundation_cards() - before, move.priority, std::move(move.actions), std::move(child)});
         }
         // Popped from the back: the best child goes last; ties keep the table's order.
         std::stable_sort(out.begin(), out.end(), [](const Child& x, const Child& y) {
             if (x.gain != y.gain) return x.gain < y.gain;
             if (x.priority != y.priority) return x.priority < y.priority;
-            return x.action > y.action;
+            return x.line > y.line;
         });
     };
 
     std::vector<Frame> line;
-    line.push_back({-1, {}});
+    line.push_back({{}, {}});
     expand(start, line.back().children);
     while (!line.empty() && !out_of_budget) {
         if (won_game) {
-            result.actions.push_back(line.back().children.back().action);
-            for (std::size_t i = line.size(); i-- > 1;) result.actions.push_back(line[i].action);
-            std::reverse(result.actions.begin(), result.actions.end());
+            for (std::size_t i = 1; i < line.size(); ++i)
+                result.actions.insert(result.actions.end(), line[i].line.begin(), line[i].line.end());
+            const auto& last = line.back().children.back().line;
+            result.actions.insert(result.actions.end(), last.begin(), last.end());
             result.positions = seen.size();
             return finish(Verdict::Won);
         }
@@ -134,7 +144,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
         }
         Child next = std::move(children.back());
         children.pop_back();
-        line.push_back({next.action, {}});
+        line.push_back({std::move(next.line), {}});
         expand(*next.game, line.back().children);
     }
     result.positions = seen.size();

@@ -8,8 +8,11 @@
 //   depends on the position only (no step count in the state, no step limit in the search), so a
 //   position reached before never needs a second look: either it is still being searched (a
 //   cycle, nothing new behind it) or its search found no win;
+// * the variant's moves: Game::solver_moves(), by default every legal action alone; a variant may
+//   offer macro moves instead (a line of actions, such as turning the stock until a card shows
+//   and playing it), as long as every winning line can be rewritten as a sequence of them;
 // * move ordering: moves that put more cards on the foundations first, then the variant's
-//   move_priority(), then the table's order;
+//   priority for the move, then the table's order;
 // * only safe pruning: Game::safe_move() (a variant's provably safe automatic move, played alone)
 //   and the table above.
 // Verdicts: Won (with the actions, replayable from the deal), Lost (proven: every position
@@ -35,7 +38,7 @@ enum class Verdict { Unknown = 0, Won = 1, Lost = 2 };
 struct SolveResult {
     Verdict verdict = Verdict::Unknown;
     std::vector<int> actions;     // the winning line when Won
-    std::uint64_t nodes = 0;      // positions generated (an apply() each)
+    std::uint64_t nodes = 0;      // positions generated (one per move tried, a macro move counting once)
     std::uint64_t positions = 0;  // distinct canonical positions stored
     double seconds = 0.0;
 };
