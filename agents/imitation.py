@@ -85,12 +85,18 @@ def collect(
     reward: str,
     gamma: float,
     report: Callable[[str], None],
+    move_features: bool = False,
 ) -> Demonstrations:
-    """Play ``teacher`` on ``episodes`` deals and record every decision."""
+    """Play ``teacher`` on ``episodes`` deals and record every decision (with ``move_features``,
+    the observations carry :mod:`agents.move_features`' numbers, as the trained policy's do)."""
     from agents.policies import make_policy
 
     policy = make_policy(teacher)
     env = gym.make(env_id, reward=reward, **env_kwargs)
+    if move_features:
+        from agents.move_features import MoveFeatures
+
+        env = MoveFeatures(env)
     obs_l: list[np.ndarray] = []
     mask_l: list[np.ndarray] = []
     act_l: list[int] = []

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.move_features import MoveFeaturizer, feature_size
 from patience_gym.env import PatienceEnv
 
 
@@ -56,7 +57,10 @@ class PPOPolicy:
     """Plays the model's most likely legal action (masked, deterministic).
 
     The model is loaded once per process (cached by path and modification time), however many
-    times the policy is built.
+    times the policy is built. A model trained with ``move_features`` (its observations longer
+    than the env's by ``n_actions * K``) gets the same features, computed here as the training
+    wrapper computed them: visits are counted from each :meth:`reset`, so the policy must play
+    every move of the episode.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -66,16 +70,28 @@ class PPOPolicy:
         self.path = resolve_model_path(path)
         self.name = f"ppo:{path}"
         self.model = _load(str(self.path.resolve()), self.path.stat().st_mtime)
+        self.featurizer: MoveFeaturizer | None = None
 
     def reset(self, seed: int) -> None:
-        """Deterministic: nothing to reseed."""
+        """Deterministic: nothing to reseed; the move features' visit counts start afresh."""
+        if self.featurizer is not None:
+            self.featurizer.reset()
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         trained_actions = getattr(self.model.action_space, "n", None)
-        if obs.shape != self.model.observation_space.shape or env.game.n_actions != trained_actions:
+        trained = self.model.observation_space.shape
+        n = env.game.n_actions
+        featured = obs.ndim == 1 and trained == (obs.shape[0] + feature_size(n),)
+        if (obs.shape != trained and not featured) or n != trained_actions:
             raise ValueError(
-                f"{self.name} was trained on observations {self.model.observation_space.shape} and "
-                f"{trained_actions} actions; this env has {obs.shape} and {env.game.n_actions}"
+                f"{self.name} was trained on observations {trained} and {trained_actions} actions; this "
+                f"env has {obs.shape} (with move features {(obs.shape[0] + feature_size(n),)}) and {n}"
             )
+        if featured:
+            if self.featurizer is None:
+                self.featurizer = MoveFeaturizer()
+            obs = np.concatenate([obs, self.featurizer(env)])
         action, _ = self.model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        if self.featurizer is not None:
+            self.featurizer.played(int(action))
         return int(action)

@@ -79,9 +79,19 @@ class TrainConfig:
     """Warm start by behaviour cloning of a teacher before PPO (:mod:`agents.imitation`):
     ``{teacher: greedy, episodes: 300, epochs: 20, batch_size: 256, learning_rate: 1.0e-3,
     value: true}``; empty (the default): PPO starts from scratch."""
+    move_features: bool = False
+    """Append what each move does to the observation (:mod:`agents.move_features`: legal, cards
+    gained, heuristic change, visits of the position it leads to this episode, ...), so that the
+    policy can see where a move leads and avoid cycles as greedy does. ``ppo:<model>`` rebuilds
+    them when it plays."""
+    policy: Literal["mlp", "move_scorer"] = "mlp"
+    """``mlp``: sb3's flat MLP over the observation, one output per action. ``move_scorer``
+    (needs ``move_features``): each action's logit adds a small MLP shared by all actions scoring
+    that move's features (:mod:`agents.move_scorer`)."""
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
     """``MaskableActorCriticPolicy`` arguments, e.g. ``{net_arch: [256, 256], activation_fn: relu}``
-    (``activation_fn`` by name: relu, tanh, elu, leaky_relu, gelu, silu)."""
+    (``activation_fn`` by name: relu, tanh, elu, leaky_relu, gelu, silu); with ``policy:
+    move_scorer`` also ``scorer_arch``, the move scorer's hidden layers (default ``[64, 64]``)."""
     eval_freq: int = 20_000
     """Evaluate with masks every this many steps (0: never, and no best model)."""
     eval_episodes: int = 200
@@ -115,6 +125,7 @@ def check_config(cfg: TrainConfig) -> None:
     _check_deal_seeds(cfg)
     check_ppo_kwargs(cfg.ppo)
     check_policy_kwargs(cfg.policy_kwargs)
+    _check_policy(cfg)
     if cfg.imitation:
         from agents.imitation import check_imitation
 
@@ -162,6 +173,21 @@ def _check_counts(cfg: TrainConfig) -> None:
         )
     if cfg.torch_threads is not None and cfg.torch_threads < 1:
         raise ConfigError(f"key 'torch_threads' must be >= 1 or null, got {cfg.torch_threads}")
+
+
+def _check_policy(cfg: TrainConfig) -> None:
+    if cfg.policy == "move_scorer" and not cfg.move_features:
+        raise ConfigError(
+            "keys 'policy' and 'move_features': policy move_scorer scores each move from its features; "
+            "set move_features: true (or policy: mlp)"
+        )
+    if "scorer_arch" in cfg.policy_kwargs and cfg.policy != "move_scorer":
+        raise ConfigError("key 'policy_kwargs.scorer_arch' is a setting of policy: move_scorer only")
+    if cfg.vec_env == "native" and cfg.move_features:
+        raise ConfigError(
+            "keys 'vec_env' and 'move_features': the native batch steps every game in C++, where the "
+            "move features (a Python wrapper) cannot be computed; use vec_env: dummy or move_features: false"
+        )
 
 
 def _check_deal_seeds(cfg: TrainConfig) -> None:
@@ -240,6 +266,15 @@ def check_policy_kwargs(kwargs: dict[str, Any]) -> None:
         raise ConfigError(
             f"key 'policy_kwargs.activation_fn': {act!r} is not allowed; "
             f"choose one of {', '.join(ACTIVATIONS)}"
+        )
+    scorer = kwargs.get("scorer_arch")
+    if "scorer_arch" in kwargs and not (
+        isinstance(scorer, list)
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in scorer)
+    ):
+        raise ConfigError(
+            "key 'policy_kwargs.scorer_arch' must be a list of layer sizes >= 1 (e.g. [64, 64]), "
+            f"got {scorer!r}"
         )
     if "net_arch" not in kwargs:
         return

@@ -170,6 +170,20 @@ BAD = [
     (["imitation.episodes=0"], "key 'imitation.episodes' must be a positive integer"),
     (["imitation.teachr=greedy"], "key 'imitation': unknown setting(s) ['teachr']"),
     (["imitation.learning_rate=-1"], "key 'imitation.learning_rate' must be a positive number"),
+    (
+        ["policy=move_scorer"],
+        "policy move_scorer scores each move from its features; set move_features: true",
+    ),
+    (["policy=cnn"], "key 'policy' must be one of 'mlp', 'move_scorer'"),
+    (
+        ["policy_kwargs.scorer_arch=[16]"],
+        "key 'policy_kwargs.scorer_arch' is a setting of policy: move_scorer only",
+    ),
+    (
+        ["move_features=true", "policy=move_scorer", "policy_kwargs.scorer_arch=[0]"],
+        "key 'policy_kwargs.scorer_arch' must be a list of layer sizes >= 1",
+    ),
+    (["vec_env=native", "move_features=true"], "keys 'vec_env' and 'move_features': the native batch"),
 ]
 
 

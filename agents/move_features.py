@@ -1,0 +1,180 @@
+"""What each legal move does, as a few numbers per action: the input of PPO's move scorer.
+
+A flat network over the observation cannot see where a move leads, nor how often the episode has
+been there; greedy (:class:`agents.policies.GreedyPolicy`) sees both, and its cycle guard is what
+keeps it from bouncing between two positions until the step limit. :class:`MoveFeaturizer` gives
+a policy the same facts, for every action ``a`` (all zero when ``a`` is illegal):
+
+=====  ===========================================================================================
+0      1: the action is legal
+1      foundation cards the move gains (capped at 8)
+2      the variant's heuristic (:mod:`agents.heuristics`) after the move minus now, over 10
+3      ``log1p`` of the decisions taken in the position the move leads to, this episode
+4      1: the move leads to a position not yet met this episode
+5      1: the move leads back to the position of the previous decision (it undoes the last move)
+6      1: greedy would choose it (fewest visits first, then the best heuristic, then the lowest id)
+=====  ===========================================================================================
+
+**Nothing hidden is read.** Greedy's heuristics read only what a player can see, but a move can
+turn a card up (a dealt row, a stock card, a card freed by the move) and the heuristic of the
+position after it may read that card. So the afterstates scored here are those of a *shadow*
+game: the deal with its unseen cards dealt again in a fixed order (:func:`consistent_deck` with a
+fixed generator, which depends on which cards are unseen, never on where they lie), replayed up
+to now and rebuilt whenever a card turns up. The shadow agrees with the real game on everything a
+player has seen, so its afterstates are what a player could compute. Visits are counted on the
+real positions' keys, compared and never read (as greedy does): two deals that differ only in
+unseen cards pass through positions that are equal, or not, alike.
+
+:class:`MoveFeatures` is the Gymnasium wrapper that appends the features to the observation
+(a flat ``Box``: observation then ``n_actions * K``) and counts visits per episode; the trained
+policy (:class:`agents.ppo.PPOPolicy`) rebuilds the same features when it plays.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from agents.heuristics import heuristic_for
+from patience_gym.core.game import Game
+from patience_gym.determinize import consistent_deck
+from patience_gym.env import PatienceEnv
+from patience_gym.native import reference
+
+#: Features per action (the table in the module docstring).
+K = 7
+FEATURE_NAMES = ("legal", "gained", "heuristic_change", "log_visits", "new_position", "undoes_last", "greedy")
+#: The shadow's hidden cards are dealt by this generator's seed: any fixed number will do.
+SHADOW_SEED = 0
+
+
+class MoveFeaturizer:
+    """Per-action features of the current position, with the episode's visit counts.
+
+    Call :meth:`reset` at the start of each episode, the featurizer itself (``features(env)``) at
+    each decision (it counts the position as visited once more, as greedy does), and
+    :meth:`played` with each action taken.
+    """
+
+    def __init__(self) -> None:
+        self.visits: dict[object, int] = {}
+        self.history: list[int] = []
+        self.previous: object = None
+        self.shadow: Game[Any] | None = None
+        """The blind twin of the current position whose afterstates are scored (module docstring)."""
+        self._shadow_unseen: list[int] = []
+        self._shadow_len = 0
+
+    def reset(self) -> None:
+        self.visits = {}
+        self.history = []
+        self.previous = None
+        self.shadow = None
+
+    def played(self, action: int) -> None:
+        self.history.append(int(action))
+
+    def __call__(self, env: PatienceEnv) -> np.ndarray:
+        game = reference(env.game)
+        out = np.zeros((game.n_actions, K), dtype=np.float32)
+        # Keys of the Python rules core on both sides: a native game's key (bytes) never equals
+        # the key of its Python twin's clone (a tuple), so mixing them would count no visit.
+        key = game.state_key()
+        visits = self.visits
+        visits[key] = visits.get(key, 0) + 1
+        previous, self.previous = self.previous, key
+        legal = np.flatnonzero(env.action_masks()).tolist()
+        if not legal:
+            return out.reshape(-1)
+        shadow = self._shadow_of(game)
+        heuristic = heuristic_for(type(game))
+        now, found = heuristic(shadow), shadow.foundation_cards
+        best, best_rank = -1, (0, 0.0)
+        for a in legal:
+            trial = game.clone()
+            trial.apply(a)
+            after = trial.state_key()
+            seen = visits.get(after, 0)
+            blind = shadow.clone()
+            blind.apply(a)
+            h = heuristic(blind)
+            row = out[a]
+            row[0] = 1.0
+            row[1] = min(blind.foundation_cards - found, 8)
+            row[2] = max(-5.0, min(5.0, (h - now) / 10.0))
+            row[3] = math.log1p(seen)
+            row[4] = seen == 0
+            row[5] = after == previous
+            rank = (seen, -h)
+            if best < 0 or rank < best_rank:
+                best, best_rank = a, rank
+        out[best, 6] = 1.0
+        return out.reshape(-1)
+
+    def _shadow_of(self, game: Game[Any]) -> Game[Any]:
+        """The shadow game at the current position: rebuilt when a card has turned up since it
+        was dealt, else brought up to date with the actions played since."""
+        unseen = sorted(game.unseen_positions())
+        if self.shadow is None or unseen != self._shadow_unseen:
+            shadow = type(game)(**game.options)
+            shadow.new_game(deck=consistent_deck(game, np.random.default_rng(SHADOW_SEED)))
+            self.shadow, self._shadow_unseen, self._shadow_len = shadow, unseen, 0
+        for a in self.history[self._shadow_len :]:
+            self.shadow.apply(a)
+        self._shadow_len = len(self.history)
+        return self.shadow
+
+
+def feature_size(n_actions: int) -> int:
+    """How many numbers :class:`MoveFeatures` appends for a variant with ``n_actions`` actions."""
+    return n_actions * K
+
+
+class MoveFeatures(gym.Wrapper[np.ndarray, Any, np.ndarray, Any]):
+    """Append :class:`MoveFeaturizer`'s features to the observation: ``obs + n_actions * K``.
+
+    Wrap the environment itself (inside any wrapper that resets to other deals), so that every
+    step passes through here. ``action_masks()`` answers as the environment's does.
+    """
+
+    def __init__(self, env: gym.Env[np.ndarray, Any]) -> None:
+        super().__init__(env)
+        self.core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+        base = env.observation_space
+        assert isinstance(base, spaces.Box) and len(base.shape) == 1, "a flat Box observation"
+        extra = feature_size(self.core.game.n_actions)
+        low = np.concatenate([base.low, np.full(extra, -5.0, np.float32)])
+        high = np.concatenate([base.high, np.full(extra, 8.0, np.float32)])
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.featurizer = MoveFeaturizer()
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        self.featurizer.reset()
+        return self._with_features(obs), info
+
+    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if not info.get("illegal_action"):
+            self.featurizer.played(int(action))
+        return self._with_features(obs), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.core.action_masks()
+
+    def _with_features(self, obs: np.ndarray) -> np.ndarray:
+        return np.concatenate([obs, self.featurizer(self.core)])
+
+
+def featured_env(env: str, env_kwargs: dict[str, Any], **kwargs: Any) -> gym.Env[np.ndarray, Any]:
+    """:func:`agents.envs.make_env`'s monitored, deal-seeded environment with the move features
+    appended (a top-level function: subproc pickles it)."""
+    from agents.envs import make_env
+
+    return MoveFeatures(make_env(env, env_kwargs, **kwargs))
