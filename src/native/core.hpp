@@ -48,6 +48,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -144,6 +145,14 @@ public:
     // The position up to what the rules cannot tell apart (interchangeable piles, say): two
     // positions with equal canonical keys must be won or lost alike. Default: the whole state.
     virtual std::string canonical_key() const { return state_key(); }
+    // A 64-bit hash of canonical_key(), which is all the solver stores. Default: std::hash of the
+    // key. A variant may compute it without building the string; positions with equal canonical
+    // keys must get equal hashes (so it collapses at most what the key collapses, up to 64-bit
+    // collisions).
+    virtual std::uint64_t canonical_hash() const {
+        const std::string key = canonical_key();
+        return std::hash<std::string>{}(key);
+    }
     // A legal action the solver may play at once, trying nothing else from this position,
     // because it never turns a won position into a lost one (a provably safe automatic move,
     // documented where it is overridden). Default: none (-1), every legal move is tried.

@@ -272,11 +272,33 @@ public:
     }
 
     // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
+    //
+    // The stock and the talon as one sequence. Turning moves cards from the stock's back onto
+    // the talon, and a new pass pops the talon back onto the stock, so the cards read talon
+    // bottom -> top, then stock next-turned -> last never change order under turning: only a
+    // talon play takes a card out. A stock/talon position is that sequence and the talon's size.
+    int waste_size() const { return stock_.size() + talon_.size(); }
+    int waste_card(int i) const {
+        return i < talon_.size() ? talon_[i] : stock_[stock_.size() - 1 - (i - talon_.size())];
+    }
+    // The talon sizes the cycle of turns visits for good once passes are unlimited: after the
+    // first new pass the talon holds 0, draw, 2 draw, ... cards and then all of them, again and
+    // again. From any talon size, turning reaches each of them (so, with unlimited passes, two
+    // such positions reach each other by turning alone).
+    bool on_cycle(int nt) const { return nt % draw_ == 0 || nt == waste_size(); }
+    // The talon size the solver's key records: with unlimited passes, every size on the cycle
+    // reads as the whole talon (positions that differ only there reach each other by turning
+    // alone, which changes nothing else, so they are won or lost alike); otherwise the size.
+    int keyed_talon_size() const {
+        const int nt = talon_.size();
+        return passes_ < 0 && on_cycle(nt) ? waste_size() : nt;
+    }
 
     // The position up to what the rules cannot tell apart:
     // * the seven piles as a multiset (sorted): every rule treats the piles alike (any pile takes
     //   the same cards, an empty one a king), so permuting them permutes the moves and nothing else;
     // * no foundation heights: they are the cards found nowhere else, so the rest determines them;
+    // * the stock and talon as their one sequence (above) and keyed_talon_size();
     // * no pass counter when passes are unlimited: it then never changes a legal move.
     std::string canonical_key() const override {
         std::array<int, N_PILES> order{0, 1, 2, 3, 4, 5, 6};
@@ -293,33 +315,81 @@ public:
             key.push_back(static_cast<char>(down_[i]));
             key_put(key, piles_[i]);
         }
-        key_put(key, stock_);
-        key_put(key, talon_);
+        key.push_back(static_cast<char>(waste_size()));
+        for (int k = 0; k < waste_size(); ++k) key.push_back(static_cast<char>(waste_card(k)));
+        key.push_back(static_cast<char>(keyed_talon_size()));
         if (passes_ >= 0) key_put(key, passes_used_);
         return key;
     }
 
-    // A pile's last card c (rank r) that fits its foundation, when no card could ever be placed
-    // on c in the tableau: r <= 2 (only an ace fits a two, and an ace never goes on a pile), or
-    // both foundations of the other colour hold r - 1 (the only cards that fit c are on the
-    // foundations, which they never leave). Safe because from then on c only ever sits at the
-    // end of some pile, so any winning line L from here maps to one that plays c first: drop
-    // c's own moves from L (a move of c alone, or c to the foundation) and let each move of a
-    // run ending in c move the same run less c (same head card, same target, so just as legal,
-    // partial_moves or not). Every other move of L sees the same cards it saw (the card under c
-    // may turn up sooner: only a move of c could take a card from that pile meanwhile), and
-    // c's suit needs c before its next card, so L's foundation moves stay legal.
-    // Talon cards are not played automatically: taking a card out of the talon changes which
-    // cards later draws turn up (draw 3), which would need a separate proof.
-    int safe_move() const override {
+    // canonical_key() hashed without building it: each pile hashed alone, the seven hashes
+    // sorted (equal piles, equal hashes: a function of the sorted piles), then the sequence,
+    // the talon size and the pass counter as the key has them. Equal keys give equal hashes.
+    static std::uint64_t mix(std::uint64_t h) {  // splitmix64's finaliser: a bijection
+        h ^= h >> 30;
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 27;
+        h *= 0x94D049BB133111EBULL;
+        return h ^ (h >> 31);
+    }
+    std::uint64_t canonical_hash() const override {
+        std::array<std::uint64_t, N_PILES> ph;
         for (int i = 0; i < N_PILES; ++i) {
-            const auto& pile = piles_[i];
-            if (pile.empty()) continue;
-            const int c = pile.back(), r = rank_of(c);
-            if (!to_foundation(c)) continue;
-            const int other0 = is_red(c) ? 0 : 1, other1 = is_red(c) ? 3 : 2;  // C S black, D H red
-            if (r <= 2 || (found_[other0] >= r - 1 && found_[other1] >= r - 1)) return PILE_F0 + i;
+            const auto& p = piles_[i];
+            std::uint64_t h = mix(0x1000u + static_cast<std::uint64_t>(down_[i] * 64 + p.n)), w = 0;
+            for (int k = 0; k < p.n; ++k) {
+                w = (w << 8) | static_cast<std::uint8_t>(p.cards[k]);
+                if ((k & 7) == 7) h = mix(h ^ w), w = 0;
+            }
+            ph[i] = mix(h ^ w ^ 0xA5);
         }
+        std::sort(ph.begin(), ph.end());
+        std::uint64_t h = 0x243F6A8885A308D3ULL;
+        for (std::uint64_t x : ph) h = mix(h ^ x);
+        const int n = waste_size();
+        std::uint64_t w = static_cast<std::uint64_t>(n);
+        for (int k = 0; k < n; ++k) {
+            w = (w << 8) | static_cast<std::uint8_t>(waste_card(k));
+            if ((k & 7) == 6) h = mix(h ^ w), w = 0;
+        }
+        h = mix(h ^ w);
+        return mix(h ^ (static_cast<std::uint64_t>(keyed_talon_size()) << 32) ^
+                   static_cast<std::uint64_t>(passes_ >= 0 ? passes_used_ : 0));
+    }
+
+    // A card c of rank r that fits its foundation and on which no card could ever be placed in
+    // the tableau: r <= 2 (only an ace fits a two, and an ace never goes on a pile), or both
+    // foundations of the other colour hold r - 1 (the only cards that fit c are there, and
+    // foundation cards never leave).
+    bool dead_end_card(int c) const {
+        if (!to_foundation(c)) return false;
+        const int r = rank_of(c);
+        const int other0 = is_red(c) ? 0 : 1, other1 = is_red(c) ? 3 : 2;  // C S black, D H red
+        return r <= 2 || (found_[other0] >= r - 1 && found_[other1] >= r - 1);
+    }
+
+    // SAFE MOVE 1: a pile's last card c that is a dead_end_card() goes up. From then on c only
+    // ever sits at the end of some pile (nothing can be put on it), so any winning line L from
+    // here maps to one that plays c first: drop c's own moves from L (a move of c alone, or c to
+    // the foundation) and let each move of a run ending in c move the same run less c (same head
+    // card, same target, so just as legal, partial_moves or not). Every other move of L sees the
+    // same cards it saw (the card under c may turn up sooner: only a move of c could take a card
+    // from that pile meanwhile), and c's suit needs c before its next card, so L's foundation
+    // moves stay legal.
+    // SAFE MOVE 2, draw 1 only: the talon's top card c, a dead_end_card(), goes up. Map a
+    // winning line L as above, and besides: drop the turn that takes c from the stock to the
+    // talon (with c gone the stock is L's less c, with the same card next, so every other turn
+    // moves the same card), drop c's talon plays (to a pile: c then sits at a pile's end and is
+    // handled as above; a king onto an empty pile leaves that pile empty, where nothing could
+    // have gone onto c anyway), and drop a new pass of a talon that holds c alone (the stock
+    // then gets c alone in L, and its turn is dropped too). Every other talon play shows the
+    // same top card (c was never above it). The new line uses no more passes than L, so each
+    // new pass of L stays legal. Not with draw 3: taking c out shifts which cards later turns
+    // of three show.
+    int safe_move() const override {
+        for (int i = 0; i < N_PILES; ++i)
+            if (!piles_[i].empty() && dead_end_card(piles_[i].back())) return PILE_F0 + i;
+        if (draw_ == 1 && !talon_.empty() && dead_end_card(talon_.back())) return TALON_F;
         return -1;
     }
 
@@ -341,6 +411,64 @@ public:
             case Kind::Stock: return 1;
         }
         return 0;
+    }
+
+    // STOCK MACRO MOVES. The solver's moves are the tableau's own (pile -> foundation, pile ->
+    // pile) and, instead of the bare "stock" action, one move per talon play reachable by
+    // turning: "turn k times (k >= 0), then play the talon's top card to its foundation or to
+    // pile j". Every winning line L is a sequence of these:
+    // * a turn (or a new pass) reads and writes only the stock, the talon and the pass counter,
+    //   which no tableau move reads or writes; so a turn and the tableau move after it may be
+    //   swapped (both stay legal, the position after both is the same). Moving every turn later
+    //   past tableau moves, each turn ends up just before the next talon play, and the turns
+    //   after L's last talon play are dropped (the position is won already when L ends: winning
+    //   looks at the foundations only). L is then tableau moves and blocks "turn k times, play
+    //   the talon top";
+    // * the turn count is bounded: turning from talon size t visits talon sizes (the sequence
+    //   never changes, above) t, t + draw, ..., all, then 0, draw, ..., all (each new pass), and
+    //   again. When a block meets a talon size it met before, with the same cards, the turns in
+    //   between can be dropped: the stock and talon are the same, and the pass counter no larger,
+    //   and a smaller counter makes every new pass legal that was legal before (with unlimited
+    //   passes it changes nothing). So k stops at the first repeated talon size: k <= 24 + 2.
+    // Limited passes are handled by the same walk: a new pass is offered only while passes are
+    // left (can_pass()), exactly as apply() would allow it.
+    void solver_moves(std::vector<SolverMove>& out) const override {
+        std::array<std::uint8_t, N_ACTIONS> mask;
+        legal_mask(mask.data());
+        for (int a = PILE_F0; a < TALON_P0; ++a)
+            if (mask[a]) out.push_back({{a}, move_priority(a)});
+        for (int a = PILE_P0; a < N_ACTIONS; ++a)
+            if (mask[a]) out.push_back({{a}, move_priority(a)});
+        const int n = waste_size();
+        int nt = talon_.size(), used = passes_used_;
+        std::array<bool, 25> met{};
+        std::vector<int> line;
+        for (;;) {
+            met[static_cast<std::size_t>(nt)] = true;
+            if (nt > 0) {
+                const int t = waste_card(nt - 1);
+                const int prio = line.empty() ? 4 : 2;
+                if (to_foundation(t)) {
+                    out.push_back({line, prio});
+                    out.back().actions.push_back(TALON_F);
+                }
+                for (int j = 0; j < N_PILES; ++j)
+                    if (to_pile(t, j)) {
+                        out.push_back({line, prio});
+                        out.back().actions.push_back(TALON_P0 + j);
+                    }
+            }
+            if (nt < n) {
+                nt = std::min(n, nt + draw_);
+            } else if (nt > 0 && (passes_ < 0 || used < passes_)) {  // can_pass()
+                nt = 0;
+                ++used;
+            } else {
+                break;
+            }
+            if (met[static_cast<std::size_t>(nt)]) break;
+            line.push_back(STOCK);
+        }
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<Klondike>(*this); }

@@ -205,6 +205,7 @@ NB_MODULE(_native, m) {
             const std::string key = g.canonical_key();
             return nb::bytes(key.data(), key.size());
         })
+        .def("canonical_hash", &pg::Game::canonical_hash)  // the solver's hash of that key, for tests
         .def("safe_move", &pg::Game::safe_move)
         .def("clone", &pg::Game::clone)
         .def("extra_names", &pg::Game::extra_names)

@@ -48,8 +48,9 @@ private:
 };
 
 std::uint64_t hash_of(const Game& g) {
-    const std::string key = use_hooks ? g.canonical_key() : g.state_key();
-    return std::hash<std::string_view>{}(std::string_view(key));
+    if (use_hooks) return g.canonical_hash();
+    const std::string key = g.state_key();
+    return std::hash<std::string>{}(key);
 }
 
 struct Child {
