@@ -401,6 +401,65 @@ public:
         }
     }
 
+    // The solver's moves (solver.hpp): turning the pack is folded into the play that follows it.
+    // * Macro moves "turn k cards (k >= 0), then play the talon's top onto an Auxiliary or into an
+    //   empty Rival", for every k up to the pack's size, and "turn the rest, then re-deal" (only
+    //   with the non-book redeals option). Complete: a turn reads and changes only the pack and
+    //   the talon, and a move of an Auxiliary to a foundation or of a Rival onto an Auxiliary
+    //   neither reads nor changes them, so in any winning line each turn can be moved later, past
+    //   such moves, until it stands just before a talon play, a pack-to-Rival move, another turn
+    //   or a re-deal; no turn can be last, since a won position has an empty talon. "Pack ->
+    //   Rival r" reaches exactly the position of "turn, then talon -> Rival r" (the same card in
+    //   the same Rival, the same talon below it), so it is not offered on its own.
+    // * Interchangeable targets offered once: one empty Rival for a talon card, one empty
+    //   Auxiliary for a Rival card, and one Rival for each rank and colour among the Rivals. The
+    //   positions left out have the canonical key of one offered (canonical_key: Rivals and
+    //   Auxiliaries sorted, cards as rank and colour), so they are won or lost alike.
+    // Ordering only: foundation moves first (the solver's gain), then talon plays onto an
+    // Auxiliary, Rival plays, talon plays into a Rival, each with fewer turns first.
+    void solver_moves(std::vector<SolverMove>& out) const override {
+        for (int a = 0; a < N_AUX; ++a)
+            if (!aux_[a].empty() && foundation_for(aux_[a].back()) >= 0) out.push_back({{AUX_F0 + a}, 0});
+        int empty_aux = -1;
+        for (int a = 0; a < N_AUX && empty_aux < 0; ++a)
+            if (aux_[a].empty()) empty_aux = a;
+        int empty_rival = -1;
+        for (int r = 0; r < N_RIVALS && empty_rival < 0; ++r)
+            if (rival_open(r)) empty_rival = r;
+        for (int r = 0; r < N_RIVALS; ++r) {
+            if (rival_open(r)) continue;
+            bool twin = false;  // an earlier Rival holds the same rank and colour
+            for (int q = 0; q < r; ++q) twin = twin || (!rival_open(q) && key_card(rivals_[q]) == key_card(rivals_[r]));
+            if (twin) continue;
+            for (int a = 0; a < N_AUX; ++a) {
+                if (aux_[a].empty() ? a != empty_aux : !alternate_down(aux_[a].back(), rivals_[r])) continue;
+                out.push_back({{RIVAL_A0 + N_AUX * r + a}, aux_[a].empty() ? 2 : 4});
+            }
+        }
+        std::vector<int> line;
+        const int n_pack = pack_.size();
+        for (int k = 0; k <= n_pack; ++k) {
+            const int t = k == 0 ? (talon_.empty() ? -1 : talon_.back()) : pack_[n_pack - k];
+            if (k > 0) line.push_back(TURN);
+            if (t < 0) continue;
+            for (int a = 0; a < N_AUX; ++a) {
+                if (!aux_takes_from_talon(a, t)) continue;
+                line.push_back(TALON_A0 + a);
+                out.push_back({line, 5 - 100 * k});
+                line.pop_back();
+            }
+            if (empty_rival >= 0) {
+                line.push_back(TALON_R0 + empty_rival);
+                out.push_back({line, (k == 0 ? 3 : 6) - 100 * k});
+                line.pop_back();
+            }
+        }
+        if (redeals_left_ > 0 && n_pack + talon_.size() > 0) {
+            line.push_back(REDEAL);
+            out.push_back({line, -1000000});
+        }
+    }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<LightAndShade>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 
