@@ -90,8 +90,10 @@ def make_env(
     stride: int = 1,
     cycle: int | None = None,
     revisit_penalty: float = 0.0,
+    move_features: bool = False,
 ) -> gym.Env[Obs, Any]:
-    """One monitored environment dealing from ``first`` (a top-level function: subproc pickles it)."""
+    """One monitored environment dealing from ``first`` (a top-level function: subproc pickles it),
+    with the move features of :mod:`agents.move_features` appended when ``move_features``."""
     from stable_baselines3.common.monitor import Monitor
 
     import patience_gym  # noqa: F401  (registers the ids)
@@ -99,7 +101,12 @@ def make_env(
 
     e: gym.Env[Obs, Any] = gym.make(get_variant(env).env_id, reward=reward, **env_kwargs)
     e = DealSeeds(e, first, stride, cycle)
-    return Monitor(RevisitPenalty(e, revisit_penalty) if revisit_penalty else e)
+    e = Monitor(RevisitPenalty(e, revisit_penalty) if revisit_penalty else e)
+    if move_features:
+        from agents.move_features import MoveFeatures
+
+        e = MoveFeatures(e)
+    return e
 
 
 def make_train_env(cfg: TrainConfig, *, first_deal: int) -> VecEnv:
@@ -129,6 +136,7 @@ def make_train_env(cfg: TrainConfig, *, first_deal: int) -> VecEnv:
             first=first_deal + rank,
             stride=cfg.n_envs,
             revisit_penalty=cfg.revisit_penalty,
+            move_features=cfg.move_features,
         )
         for rank in range(cfg.n_envs)
     ]
@@ -148,6 +156,7 @@ def make_eval_env(cfg: TrainConfig) -> VecEnv:
                 reward=cfg.reward,
                 first=cfg.eval_deal_seed,
                 cycle=cfg.eval_episodes,
+                move_features=cfg.move_features,
             )
         ]
     )

@@ -170,11 +170,3 @@ class MoveFeatures(gym.Wrapper[np.ndarray, Any, np.ndarray, Any]):
 
     def _with_features(self, obs: np.ndarray) -> np.ndarray:
         return np.concatenate([obs, self.featurizer(self.core)])
-
-
-def featured_env(env: str, env_kwargs: dict[str, Any], **kwargs: Any) -> gym.Env[np.ndarray, Any]:
-    """:func:`agents.envs.make_env`'s monitored, deal-seeded environment with the move features
-    appended (a top-level function: subproc pickles it)."""
-    from agents.envs import make_env
-
-    return MoveFeatures(make_env(env, env_kwargs, **kwargs))

@@ -31,15 +31,12 @@ import json
 import shutil
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from torch import nn
 
 from agents.callbacks import CSV_NAME, Evaluation, ReportingEvalCallback, read_evaluations
@@ -209,7 +206,7 @@ def _model(cfg: TrainConfig, out: Path) -> tuple[MaskablePPO, int]:
     """A new model, or the one resumed from, attached to fresh training envs; and its step count."""
     tb = str(out / "tb")
     if not cfg.resume:
-        env = _train_env(cfg, first_deal=cfg.train_deal_seed)
+        env = make_train_env(cfg, first_deal=cfg.train_deal_seed)
         model = MaskablePPO(
             _policy_class(cfg),
             env,
@@ -233,7 +230,7 @@ def _model(cfg: TrainConfig, out: Path) -> tuple[MaskablePPO, int]:
     done = int(model.num_timesteps)
     # The checkpoint's run had each of its n envs deal at most done / n + 2 times (one deal per
     # step at most, plus the first and the auto-reset), all below this start: no deal repeats.
-    env = _train_env(cfg, first_deal=cfg.train_deal_seed + done + 2 * model.n_envs)
+    env = make_train_env(cfg, first_deal=cfg.train_deal_seed + done + 2 * model.n_envs)
     try:
         model.set_env(env)
     except (ValueError, AssertionError) as exc:
@@ -249,39 +246,6 @@ def _policy_class(cfg: TrainConfig) -> str | type[Any]:
 
         return MoveScorerPolicy
     return "MlpPolicy"
-
-
-def _train_env(cfg: TrainConfig, *, first_deal: int) -> VecEnv:
-    """:func:`agents.envs.make_train_env`, with the move features appended where the config asks."""
-    if not cfg.move_features:
-        return make_train_env(cfg, first_deal=first_deal)
-    from agents.move_features import featured_env
-
-    fns: list[Callable[[], gym.Env[Any, Any]]] = [
-        partial(
-            featured_env,
-            cfg.env,
-            cfg.env_kwargs,
-            reward=cfg.reward,
-            first=first_deal + rank,
-            stride=cfg.n_envs,
-            revisit_penalty=cfg.revisit_penalty,
-        )
-        for rank in range(cfg.n_envs)
-    ]
-    return SubprocVecEnv(fns) if cfg.vec_env == "subproc" else DummyVecEnv(fns)
-
-
-def _eval_env(cfg: TrainConfig) -> VecEnv:
-    """:func:`agents.envs.make_eval_env`, with the move features appended where the config asks."""
-    if not cfg.move_features:
-        return make_eval_env(cfg)
-    from agents.move_features import featured_env
-
-    first, cycle = cfg.eval_deal_seed, cfg.eval_episodes
-    return DummyVecEnv(
-        [partial(featured_env, cfg.env, cfg.env_kwargs, reward=cfg.reward, first=first, cycle=cycle)]
-    )
 
 
 def _policy_kwargs(cfg: TrainConfig) -> dict[str, Any]:
@@ -309,7 +273,7 @@ def _eval_callback(
     cfg: TrainConfig, out: Path, *, done: int, report: Callable[[str], None]
 ) -> ReportingEvalCallback:
     cb = ReportingEvalCallback(
-        _eval_env(cfg),
+        make_eval_env(cfg),
         n_eval_episodes=cfg.eval_episodes,
         eval_freq=max(1, cfg.eval_freq // cfg.n_envs),
         log_path=str(out),

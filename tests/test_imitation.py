@@ -28,30 +28,34 @@ def test_the_teacher_is_recorded_decision_by_decision():
     assert IMITATION_DEAL_SEED >= 500_000 + 100_000  # clear of every evaluated deal
 
 
-def test_cloning_makes_the_policy_agree_with_the_teacher(tmp_path):
-    lines: list[str] = []
-    cfg = load_config(
-        TINY,
-        [
-            f"output_dir={tmp_path}",
-            "env=Nestor-v0",
-            "imitation={teacher: greedy, episodes: 12, epochs: 15, batch_size: 64}",
-            "total_timesteps=64",
-            "ppo.n_steps=32",
-            "ppo.batch_size=32",
-            "eval_freq=32",
-            "eval_episodes=4",
-            "checkpoint_freq=0",
-        ],
-    )
-    out = train(cfg, report=lines.append)
-    assert (out / "imitation_model.zip").is_file()
+#: A tiny run that clones greedy on 12 games and then takes 64 PPO steps (tests/test_move_features.py too).
+CLONING_RUN = [
+    "imitation={teacher: greedy, episodes: 12, epochs: 15, batch_size: 64}",
+    "total_timesteps=64",
+    "ppo.n_steps=32",
+    "ppo.batch_size=32",
+    "eval_freq=32",
+    "eval_episodes=4",
+    "checkpoint_freq=0",
+]
+
+
+def agreement_share(lines: list[str]) -> float:
+    """The share (%) of the teacher's decisions the cloned policy takes, from train's report."""
     agreement = [ln for ln in lines if "agrees with it on" in ln]
     assert agreement, lines
-    share = float(agreement[-1].split("agrees with it on ")[1].split("%")[0])
+    return float(agreement[-1].split("agrees with it on ")[1].split("%")[0])
+
+
+def test_cloning_makes_the_policy_agree_with_the_teacher(tmp_path):
+    lines: list[str] = []
+    cfg = load_config(TINY, [f"output_dir={tmp_path}", "env=Nestor-v0", *CLONING_RUN])
+    out = train(cfg, report=lines.append)
+    assert (out / "imitation_model.zip").is_file()
+    share = agreement_share(lines)
     # An untrained policy picks the teacher's move about 1/(legal moves) of the time; cloning on a
     # dozen games must do far better.
-    assert share > 70.0, agreement[-1]
+    assert share > 70.0, lines
     with (out / "evaluations.csv").open() as f:
         steps = [int(r["steps"]) for r in csv.DictReader(f)]
     assert steps[0] <= cfg.n_envs  # the cloned policy was evaluated before PPO changed it

@@ -187,6 +187,7 @@ def test_a_move_scorer_config_trains_reloads_and_plays(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
     import yaml
     from sb3_contrib import MaskablePPO
+    from test_imitation import CLONING_RUN, agreement_share
 
     from agents.evaluate import evaluate
     from agents.move_scorer import MoveHead, MoveScorerPolicy
@@ -200,13 +201,7 @@ def test_a_move_scorer_config_trains_reloads_and_plays(tmp_path: Path) -> None:
             "move_features=true",
             "policy=move_scorer",
             "policy_kwargs.scorer_arch=[16]",
-            "imitation={teacher: greedy, episodes: 12, epochs: 15, batch_size: 64}",
-            "total_timesteps=64",
-            "ppo.n_steps=32",
-            "ppo.batch_size=32",
-            "eval_freq=32",
-            "eval_episodes=4",
-            "checkpoint_freq=0",
+            *CLONING_RUN,
         ],
     )
     out = train(cfg, report=lines.append)
@@ -216,9 +211,7 @@ def test_a_move_scorer_config_trains_reloads_and_plays(tmp_path: Path) -> None:
     assert isinstance(model.policy, MoveScorerPolicy) and isinstance(model.policy.action_net, MoveHead)
     assert model.policy.scorer_arch == [16]
     # Cloning greedy: with the moves' features the policy takes greedy's decisions, cycle guard and all.
-    share = float(
-        [ln for ln in lines if "agrees with it on" in ln][-1].split("agrees with it on ")[1].split("%")[0]
-    )
+    share = agreement_share(lines)
     assert share >= 98.0
     result = evaluate("Nestor-v0", f"ppo:{out}", episodes=8, seed=0)
     greedy = evaluate("Nestor-v0", "greedy", episodes=8, seed=0)
