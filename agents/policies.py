@@ -61,7 +61,9 @@ class GreedyPolicy:
         game = reference(env.game)  # the Python twin on the native engine: clones are cheap there
         heuristic = heuristic_for(type(game))
         visits = self.visits
-        key = env.state_key()  # the position now; trial positions are keyed on their clones
+        # The position now, keyed like the trial positions (on the twin: on the native engine
+        # env.state_key() is the engine's bytes, which no twin key would ever equal).
+        key = game.state_key()
         visits[key] = visits.get(key, 0) + 1
         best, best_rank = -1, (0, 0.0)
         for a in np.flatnonzero(env.action_masks()).tolist():
