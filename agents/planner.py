@@ -85,8 +85,7 @@ class PlannerPolicy:
         else:
             action, how = self._choose(env, legal)
         if how != "greedy":  # greedy counts the visits to each position (its cycle guard): keep them
-            visits, key = self.greedy.visits, env.state_key()
-            visits[key] = visits.get(key, 0) + 1
+            self.greedy.visit(env)
         self.stats[how] += 1
         self.actions.append(action)
         self.plans = [_Plan(p.deck, p.line[1:]) for p in self.plans if p.line and p.line[0] == action]

@@ -57,14 +57,18 @@ class GreedyPolicy:
     def reset(self, seed: int) -> None:
         self.visits = {}
 
+    def visit(self, env: PatienceEnv) -> dict[object, int]:
+        """Count a visit to the current position; the counts, keyed like trial positions (on the
+        Python twin: on the native engine ``env.state_key()`` is the engine's bytes, which no
+        twin key would ever equal)."""
+        key = reference(env.game).state_key()
+        self.visits[key] = self.visits.get(key, 0) + 1
+        return self.visits
+
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         game = reference(env.game)  # the Python twin on the native engine: clones are cheap there
         heuristic = heuristic_for(type(game))
-        visits = self.visits
-        # The position now, keyed like the trial positions (on the twin: on the native engine
-        # env.state_key() is the engine's bytes, which no twin key would ever equal).
-        key = game.state_key()
-        visits[key] = visits.get(key, 0) + 1
+        visits = self.visit(env)
         best, best_rank = -1, (0, 0.0)
         for a in np.flatnonzero(env.action_masks()).tolist():
             trial = game.clone()
