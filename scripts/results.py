@@ -83,6 +83,17 @@ def row_key(env_name: str, env_kwargs: dict[str, Any]) -> str:
     return f"{env_name} {opts}" + (" (not the book's rule)" if house_rules(game.OPTIONS, env_kwargs) else "")
 
 
+def option_sets_in(results: dict[str, list[dict[str, Any]]], env_name: str) -> list[dict[str, Any]]:
+    """The option sets (``env_kwargs``, not the defaults) of ``env_name``'s rows in ``results``."""
+    found: list[dict[str, Any]] = []
+    for key, rows in results.items():
+        for row in rows:
+            kw = row.get("env_kwargs")
+            if kw and row_key(env_name, kw) == key and kw not in found:
+                found.append(kw)
+    return found
+
+
 def parse_sets(items: list[str]) -> dict[str, Any]:
     """``--set redeals=1`` -> ``{"redeals": 1}`` (values read as YAML scalars)."""
     import yaml
@@ -162,6 +173,7 @@ def winnable_row(env_name: str, env_kwargs: dict[str, Any], episodes: int) -> di
         "ci95": list(wilson(len(won), len(seen))),
         "unknown": sum(lb.label == "unknown" for lb in seen),
         "won_seeds": won,
+        "env_kwargs": env_kwargs,
     }
 
 
@@ -322,14 +334,25 @@ def main(argv: list[str] | None = None) -> int:
     js = md.with_suffix(".json")
     results: dict[str, list[dict[str, Any]]] = {}
     start = time.perf_counter()
-    for name in names:
+    sets = parse_sets(args.set)
+    for name in names:  # a bad option is refused before anything runs
+        try:
+            get_variant(name).make_game(**sets)
+        except (TypeError, ValueError) as e:
+            hint = " (values are read as YAML: null for None)" if "'None'" in str(e) else ""
+            raise SystemExit(f"results.py: --set: {e}{hint}") from None
+    targets = [(name, sets) for name in names]
+    if args.labels_only and not sets:  # also the option sets already in the table
+        previous = json.loads(js.read_text()) if js.is_file() else {}
+        targets += [(name, kw) for name in names for kw in option_sets_in(previous, name)]
+    for name, env_kwargs in targets:
         rows = [] if args.labels_only else run_variant(name, args)
-        key = row_key(name, parse_sets(args.set))
+        key = row_key(name, env_kwargs)
         # re-read just before writing: another run may have updated other variants meanwhile
         results = json.loads(js.read_text()) if js.is_file() else {}
         if not args.labels_only:
             results[key] = merge_rows(results.get(key, []), rows, args)
-        win = winnable_row(name, parse_sets(args.set), args.episodes)
+        win = winnable_row(name, env_kwargs, args.episodes)
         results[key] = [r for r in results.get(key, []) if r["policy"] != WINNABLE] + ([win] if win else [])
         md.parent.mkdir(parents=True, exist_ok=True)  # written after each variant: a crash keeps the rest
         js.write_text(json.dumps(results, indent=2) + "\n")

@@ -372,7 +372,6 @@ def test_the_native_engine_is_built_and_the_default() -> None:
     assert native_games() == {v.game.__name__ for v in VARIANTS}
 
 
-
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
 def test_greedy_plays_the_same_game_on_both_engines(variant: Variant) -> None:
     """Greedy's choices, its cycle guard included, do not depend on the engine: on the native

@@ -1,0 +1,62 @@
+"""scripts/results.py: the winnable rows follow the label files, option sets included, and a bad
+``--set`` is refused with a message instead of a traceback."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from agents.labels import labels_for
+
+ROOT = Path(__file__).resolve().parent.parent
+DRAW3 = {"draw": 3, "passes": None, "partial_moves": True}
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("results_script", ROOT / "scripts" / "results.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["results_script"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_labels_only_refreshes_the_option_set_rows_already_in_the_table(tmp_path: Path) -> None:
+    results = _script()
+    key = results.row_key("Klondike-v0", DRAW3)
+    stale = {
+        "policy": results.WINNABLE,
+        "games": 1000,
+        "wins": 1,
+        "win_rate": 0.001,
+        "ci95": [0, 0.01],
+        "unknown": 999,
+        "won_seeds": [0],
+        "env_kwargs": DRAW3,
+    }
+    out = tmp_path / "results.md"
+    out.with_suffix(".json").write_text(json.dumps({key: [stale]}))
+    assert results.option_sets_in({key: [stale]}, "Klondike-v0") == [DRAW3]
+    assert results.main(["--labels-only", "--env", "Klondike-v0", "--out", str(out)]) == 0
+    rows = json.loads(out.with_suffix(".json").read_text())
+    labels = labels_for("Klondike-v0", DRAW3, ROOT / "results" / "labels")
+    won = sorted(s for s in range(1000) if s in labels and labels[s].label == "won")
+    (row,) = rows[key]
+    assert row["wins"] == len(won) > 1 and row["won_seeds"] == won
+    assert "Klondike-v0" in rows  # the defaults' row is refreshed too
+    assert key in out.read_text()
+
+
+def test_a_bad_option_is_refused_with_a_message(tmp_path: Path) -> None:
+    results = _script()
+    out = str(tmp_path / "results.md")
+    with pytest.raises(SystemExit, match=r"--set: .*passes='None'.*null for None"):
+        results.main(["--labels-only", "--env", "Klondike-v0", "--set", "passes=None", "--out", out])
+    with pytest.raises(SystemExit, match=r"--set: .*draw"):
+        results.main(["--labels-only", "--env", "Klondike-v0", "--set", "draw=5", "--out", out])
+    assert not (tmp_path / "results.json").exists()
