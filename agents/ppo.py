@@ -3,15 +3,18 @@
 ::
 
     import gymnasium as gym
-    import patience_gym  # noqa: F401
+    import patience_gym  # registers the ids
     from sb3_contrib import MaskablePPO
+    from agents.move_features import MoveFeatures
 
-    env = gym.make("patience_gym/Nestor-v0")
+    # The shipped configs train with move_features: true, so the model reads the observation with
+    # each legal move's features appended (agents/move_features.py); without it, drop the wrapper.
+    env = MoveFeatures(gym.make("patience_gym/Nestor-v0"))
     model = MaskablePPO.load("runs/ppo/nestor/best_model.zip", device="cpu")
     obs, info = env.reset(seed=0)
     done = False
     while not done:
-        action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
+        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
         obs, reward, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     print("won" if info["won"] else f"{info['foundation_cards']} cards on the foundations")
