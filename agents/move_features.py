@@ -15,15 +15,12 @@ a policy the same facts, for every action ``a`` (all zero when ``a`` is illegal)
 6      1: greedy would choose it (fewest visits first, then the best heuristic, then the lowest id)
 =====  ===========================================================================================
 
-**Nothing hidden is read.** Greedy's heuristics read only what a player can see, but a move can
-turn a card up (a dealt row, a stock card, a card freed by the move) and the heuristic of the
-position after it may read that card. So the afterstates scored here are those of a *shadow*
-game: the deal with its unseen cards dealt again in a fixed order (:func:`consistent_deck` with a
-fixed generator, which depends on which cards are unseen, never on where they lie), replayed up
-to now and rebuilt whenever a card turns up. The shadow agrees with the real game on everything a
-player has seen, so its afterstates are what a player could compute. Visits are counted on the
-real positions' keys, compared and never read (as greedy does): two deals that differ only in
-unseen cards pass through positions that are equal, or not, alike.
+**Nothing hidden is read.** The afterstates are scored in the game's *shadow*
+(:mod:`agents.shadow`: the deal with its unseen cards dealt again in a fixed order), so a card the
+move would turn up is never looked at; greedy scores the same way, and column 6 is its choice
+(:func:`agents.policies.greedy_pick`). Visits are counted on the real positions' keys, compared
+and never read (as greedy does): two deals that differ only in unseen cards pass through
+positions that are equal, or not, alike.
 
 :class:`MoveFeatures` is the Gymnasium wrapper that appends the features to the observation
 (a flat ``Box``: observation then ``n_actions * K``) and counts visits per episode; the trained
@@ -40,16 +37,14 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.heuristics import heuristic_for
-from patience_gym.core.game import Game
-from patience_gym.determinize import consistent_deck
+from agents.policies import greedy_pick, look_ahead
+from agents.shadow import Shadow
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
 
 #: Features per action (the table in the module docstring).
 K = 7
 FEATURE_NAMES = ("legal", "gained", "heuristic_change", "log_visits", "new_position", "undoes_last", "greedy")
-#: The shadow's hidden cards are dealt by this generator's seed: any fixed number will do.
-SHADOW_SEED = 0
 
 
 class MoveFeaturizer:
@@ -64,16 +59,14 @@ class MoveFeaturizer:
         self.visits: dict[object, int] = {}
         self.history: list[int] = []
         self.previous: object = None
-        self.shadow: Game[Any] | None = None
-        """The blind twin of the current position whose afterstates are scored (module docstring)."""
-        self._shadow_unseen: list[int] = []
-        self._shadow_len = 0
+        self.shadows = Shadow()
+        """The blind twin where moves that turn a card up are scored (module docstring)."""
 
     def reset(self) -> None:
         self.visits = {}
         self.history = []
         self.previous = None
-        self.shadow = None
+        self.shadows.reset()
 
     def played(self, action: int) -> None:
         self.history.append(int(action))
@@ -87,46 +80,21 @@ class MoveFeaturizer:
         visits = self.visits
         visits[key] = visits.get(key, 0) + 1
         previous, self.previous = self.previous, key
-        legal = np.flatnonzero(env.action_masks()).tolist()
-        if not legal:
+        mask = env.action_masks()
+        if not mask.any():
             return out.reshape(-1)
-        shadow = self._shadow_of(game)
-        heuristic = heuristic_for(type(game))
-        now, found = heuristic(shadow), shadow.foundation_cards
-        best, best_rank = -1, (0, 0.0)
-        for a in legal:
-            trial = game.clone()
-            trial.apply(a)
-            after = trial.state_key()
-            seen = visits.get(after, 0)
-            blind = shadow.clone()
-            blind.apply(a)
-            h = heuristic(blind)
-            row = out[a]
+        now = heuristic_for(type(game))(game)  # what a player sees now: the shadow's score too
+        trials = look_ahead(game, lambda: self.shadows.of(game, self.history), mask, visits)
+        for t in trials:
+            row = out[t.action]
             row[0] = 1.0
-            row[1] = min(blind.foundation_cards - found, 8)
-            row[2] = max(-5.0, min(5.0, (h - now) / 10.0))
-            row[3] = math.log1p(seen)
-            row[4] = seen == 0
-            row[5] = after == previous
-            rank = (seen, -h)
-            if best < 0 or rank < best_rank:
-                best, best_rank = a, rank
-        out[best, 6] = 1.0
+            row[1] = min(t.gained, 8)
+            row[2] = max(-5.0, min(5.0, (t.heuristic - now) / 10.0))
+            row[3] = math.log1p(t.visits)
+            row[4] = t.visits == 0
+            row[5] = t.key == previous
+        out[greedy_pick(trials), 6] = 1.0
         return out.reshape(-1)
-
-    def _shadow_of(self, game: Game[Any]) -> Game[Any]:
-        """The shadow game at the current position: rebuilt when a card has turned up since it
-        was dealt, else brought up to date with the actions played since."""
-        unseen = sorted(game.unseen_positions())
-        if self.shadow is None or unseen != self._shadow_unseen:
-            shadow = type(game)(**game.options)
-            shadow.new_game(deck=consistent_deck(game, np.random.default_rng(SHADOW_SEED)))
-            self.shadow, self._shadow_unseen, self._shadow_len = shadow, unseen, 0
-        for a in self.history[self._shadow_len :]:
-            self.shadow.apply(a)
-        self._shadow_len = len(self.history)
-        return self.shadow
 
 
 def feature_size(n_actions: int) -> int:

@@ -84,8 +84,8 @@ class PlannerPolicy:
             action, how = legal[0], "forced"
         else:
             action, how = self._choose(env, legal)
-        if how != "greedy":  # greedy counts the visits to each position (its cycle guard): keep them
-            self.greedy.visit(env)
+        if how != "greedy":  # greedy counts visits (its cycle guard) and replays moves (its shadow)
+            self.greedy.follow(env, action)
         self.stats[how] += 1
         self.actions.append(action)
         self.plans = [_Plan(p.deck, p.line[1:]) for p in self.plans if p.line and p.line[0] == action]
