@@ -2,9 +2,10 @@
 
 One module per game, named like the game's rules module (``agents/heuristics/klondike.py`` for
 ``patience_gym/games/klondike.py``), defines ``heuristic(game) -> float``. A heuristic reads only
-what a player can see (counts of face-down cards, never their identity): the greedy policy scores
-the positions a one-step lookahead reaches, and a look at a card the move turned up would be
-cheating.
+what a player can see in the position it is given (counts of face-down cards, never their
+identity). The positions greedy scores are those a move reaches; where the move turns a card up,
+greedy scores the position in the game's shadow (:mod:`agents.shadow`), so the card read there is
+a fixed guess, never the real one.
 """
 
 from __future__ import annotations
