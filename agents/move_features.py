@@ -15,12 +15,12 @@ a policy the same facts, for every action ``a`` (all zero when ``a`` is illegal)
 6      1: greedy would choose it (fewest visits first, then the best heuristic, then the lowest id)
 =====  ===========================================================================================
 
-**Nothing hidden is read.** The afterstates are scored in the game's *shadow*
-(:mod:`agents.shadow`: the deal with its unseen cards dealt again in a fixed order), so a card the
-move would turn up is never looked at; greedy scores the same way, and column 6 is its choice
-(:func:`agents.policies.greedy_pick`). Visits are counted on the real positions' keys, compared
-and never read (as greedy does): two deals that differ only in unseen cards pass through
-positions that are equal, or not, alike.
+**Nothing hidden is read.** A move that turns a card up is scored in the game's *shadow*
+(:mod:`agents.shadow`: the deal with its unseen cards dealt again in a fixed order), so that card
+is never looked at (:func:`agents.policies.look_ahead`); greedy scores the same way, and column 6
+is its choice (:func:`agents.policies.greedy_pick`). Visits are counted on the real positions'
+keys, compared and never read (as greedy does): two deals that differ only in unseen cards pass
+through positions that are equal, or not, alike.
 
 :class:`MoveFeatures` is the Gymnasium wrapper that appends the features to the observation
 (a flat ``Box``: observation then ``n_actions * K``) and counts visits per episode; the trained

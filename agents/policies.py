@@ -97,9 +97,9 @@ class GreedyPolicy:
     position in the episode and prefers the successor visited least, so a policy caught between
     equally scored positions walks through them all instead of bouncing between two.
 
-    It never reads a hidden card: the positions it scores are those the move reaches in the
+    It never reads a hidden card: a move that turns a card up is scored where it leads in the
     game's *shadow* (:mod:`agents.shadow`, the deal with its unseen cards dealt again in a fixed
-    order), so a card the move would turn up is a guess, the same whatever the real card is.
+    order), so that card is a guess, the same whatever the real card is (:func:`look_ahead`).
     The shadow is replayed from the moves of the episode: greedy learns each of its own moves
     from the position it finds at its next call, and is told of moves it did not choose with
     :meth:`follow` (the planner does so).

@@ -11,6 +11,7 @@ a fixed guess, never the real one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from importlib import import_module
 from typing import Any
 
@@ -19,6 +20,7 @@ from patience_gym.core.game import Game
 Heuristic = Callable[[Any], float]
 
 
+@cache  # asked at every decision of greedy and the move features
 def heuristic_for(game_type: type[Game[Any]]) -> Heuristic:
     """The heuristic of ``game_type``'s variant."""
     name = game_type.__module__.rsplit(".", 1)[-1]
