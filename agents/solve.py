@@ -5,12 +5,16 @@
     patience-gym solve --env Nestor-v0 --seeds 0:1000 --workers 2
     patience-gym solve --env Klondike-v0 --set env_kwargs.draw=3 --set env_kwargs.passes=None
     patience-gym solve --env Babette-v0 --deck my_deal.txt
+    patience-gym solve --env Klondike-v0 --seeds 0:1000 --budget 15000000 --deepen
 
 A run over seeds writes one label file per variant and option set,
 ``results/labels/<EnvName>[__option=value...].csv`` (only the options that differ from the
 registered defaults name the file). Rows are written as chunks of deals finish, so an interrupted
 run keeps what it labelled, and the same command resumes where it stopped. ``patience-gym
-evaluate`` reads these files to report each policy's share of the winnable deals.
+evaluate`` reads these files to report each policy's share of the winnable deals. ``--deepen``
+solves again, with a larger budget, the deals a file labels unknown: their rows are replaced as
+chunks finish, a ``# deepened`` header line records the budget, and each row's ``nodes`` says
+what that deal used.
 
 File format: ``#`` lines (the env, its rule options, the budget) then CSV rows
 ``seed,label,nodes,seconds,length,actions`` where ``actions`` is a winning line of action ids
@@ -96,9 +100,17 @@ def _header(variant: Variant, env_kwargs: Mapping[str, Any], budget: int, second
     ]
 
 
-def _check_header(path: Path, expected: list[str]) -> None:
+#: The header line ``--deepen`` adds (with its budget); a plain resume ignores it.
+DEEPENED = "# deepened: deals unknown at the budget above solved again with up to {budget} nodes"
+
+
+def _header_lines(path: Path) -> list[str]:
     with path.open() as f:
-        found = [line.rstrip("\n") for line in f if line.startswith("#")]
+        return [line.rstrip("\n") for line in f if line.startswith("#")]
+
+
+def _check_header(path: Path, expected: list[str]) -> None:
+    found = [line for line in _header_lines(path) if not line.startswith("# deepened:")]
     if found != expected:
         raise ConfigError(
             f"{path} was labelled with other settings ({'; '.join(found)[:200]}); to resume it, use the "
@@ -171,16 +183,7 @@ def label_seeds(
             )
             for _, labels in chunks:
                 for lb in labels:
-                    writer.writerow(
-                        [
-                            lb.seed,
-                            lb.label,
-                            lb.nodes,
-                            f"{lb.seconds:.4f}",
-                            lb.length,
-                            " ".join(map(str, lb.actions)),
-                        ]
-                    )
+                    writer.writerow(_row(lb))
                     assert lb.seed is not None
                     done[lb.seed] = lb
                 f.flush()
@@ -189,6 +192,81 @@ def label_seeds(
         close()
     _sort_rows(path)
     return path, {s: done[s] for s in seeds if s in done}
+
+
+def _file_budget(path: Path) -> int:
+    """The first budget a label file's deals were solved with (its ``# budget=`` line)."""
+    for line in _header_lines(path):
+        if line.startswith("# budget="):
+            return int(line[len("# budget=") :].split()[0])
+    raise ConfigError(f"{path} has no '# budget=' header line: not a label file written by solve")
+
+
+def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
+    """Solve again, with ``cfg.budget`` nodes, every deal of ``cfg.seeds`` that the label file
+    calls unknown and that has not yet used that budget. Rows are replaced in the file as chunks
+    finish, so an interrupted run keeps them and the same command resumes. Returns the path, the
+    labels of ``cfg.seeds`` and how many deals were solved again."""
+    variant = get_variant(cfg.env)
+    options = rule_options(variant, cfg.env_kwargs)
+    seeds = parse_seeds(cfg.seeds)
+    path = label_path(variant, options, cfg.labels)
+    if not path.exists():
+        raise ConfigError(
+            f"--deepen solves again the unknown deals of {path}, which does not exist; label them first"
+        )
+    base = _file_budget(path)
+    if cfg.budget <= base:
+        raise ConfigError(
+            f"--deepen needs a budget above the file's {base:,} nodes per deal (got {cfg.budget:,}); "
+            "the unknown deals already used that much"
+        )
+    _check_header(path, [line for line in _header_lines(path) if not line.startswith("# deepened:")])
+    done = read_labels(path)
+    # An unknown deal stopped after budget + 1 nodes: one at or below cfg.budget has more to search.
+    todo = [s for s in seeds if s in done and done[s].label == "unknown" and done[s].nodes <= cfg.budget]
+    head = [line for line in _header_lines(path) if not line.startswith("# deepened:")]
+    head.append(DEEPENED.format(budget=cfg.budget))
+    _write_rows(path, head, done)
+    tasks = [
+        (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds)
+        for i in range(0, len(todo), CHUNK)
+    ]
+    update, close = _progress(len(todo), f"deepen {variant.env_name}", progress)
+    try:
+        for _, labels in map_chunks(
+            _solve_chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address
+        ):
+            for lb in labels:
+                assert lb.seed is not None
+                done[lb.seed] = lb
+            _write_rows(path, head, done)
+            update(labels)
+    finally:
+        close()
+    return path, {s: done[s] for s in seeds if s in done}, len(todo)
+
+
+def _row(lb: Label) -> list[str]:
+    return [
+        str(lb.seed),
+        lb.label,
+        str(lb.nodes),
+        f"{lb.seconds:.4f}",
+        str(lb.length),
+        " ".join(map(str, lb.actions)),
+    ]
+
+
+def _write_rows(path: Path, head: list[str], labels: Mapping[int, Label]) -> None:
+    """Rewrite ``path`` whole (header, then rows in seed order), atomically."""
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w", newline="") as f:
+        f.write("\n".join([*head, ",".join(FIELDS)]) + "\n")
+        writer = csv.writer(f, lineterminator="\n")
+        for seed in sorted(labels):
+            writer.writerow(_row(labels[seed]))
+    tmp.replace(path)
 
 
 def _sort_rows(path: Path) -> None:
@@ -246,6 +324,11 @@ def add_arguments(p: Any) -> None:
     )
     p.add_argument("--address", help="with --backend ray: the cluster (auto, or ray://HOST:10001)")
     p.add_argument("--overwrite", action="store_true", help="label again from scratch instead of resuming")
+    p.add_argument(
+        "--deepen",
+        action="store_true",
+        help="solve again, with --budget (above the file's), the deals the label file calls unknown",
+    )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
@@ -256,6 +339,14 @@ def run(args: Any) -> int:
     keys = ("env", "seeds", "budget", "seconds", "workers", "labels", "backend", "address")
     flags = {k: getattr(args, k) for k in keys}
     cfg = load(SolveConfig, args.config, args.set, **flags)
+    if args.deepen and args.deck:
+        raise ConfigError(
+            "--deepen solves again the unknown deals of a label file; it cannot be used with --deck"
+        )
+    if args.deepen and args.overwrite:
+        raise ConfigError(
+            "--deepen keeps the labels it does not solve again; it cannot be used with --overwrite"
+        )
     if args.deck:
         label, described = solve_deck(cfg, args.deck)
         if args.json:
@@ -272,7 +363,12 @@ def run(args: Any) -> int:
             for i, text in enumerate(described, 1):
                 print(f"{i:4d}. {text}")
         return 0
-    path, labels = label_seeds(cfg, overwrite=args.overwrite, progress=not args.json)
+    if args.deepen:
+        path, labels, again = deepen_unknown(cfg, progress=not args.json)
+        if not args.json:
+            print(f"solved again with {cfg.budget:,} nodes: {again} unknown deal(s)")
+    else:
+        path, labels = label_seeds(cfg, overwrite=args.overwrite, progress=not args.json)
     summary = summarize(labels.values())
     if args.json:
         print_json(

@@ -12,7 +12,7 @@ import pytest
 import patience_gym  # noqa: F401
 from agents.cli import main
 from agents.labels import label_path, read_labels
-from agents.solve import SolveConfig, label_seeds, parse_seeds
+from agents.solve import SolveConfig, deepen_unknown, label_seeds, parse_seeds
 from patience_gym.games import VARIANTS, get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import Label, solve_deal
@@ -135,6 +135,57 @@ def test_resuming_with_another_budget_is_refused(tmp_path):
         label_seeds(
             SolveConfig(env="Nestor-v0", seeds="0:4", budget=30_000, labels=str(tmp_path)), progress=False
         )
+
+
+def test_deepen_solves_the_unknown_deals_again_and_keeps_the_rest(tmp_path):
+    # Klondike seeds 0-11 at 2,000 nodes are all unknown; at 300,000 some are won or proven lost.
+    small = SolveConfig(env="Klondike-v0", seeds="0:12", budget=2_000, labels=str(tmp_path))
+    path, before = label_seeds(small, progress=False)
+    assert {lb.label for lb in before.values()} == {"unknown"}
+    # An interrupted deepening: only seeds 0-5 asked for; 6-11 keep their rows.
+    _, _, again = deepen_unknown(
+        SolveConfig(env="Klondike-v0", seeds="0:6", budget=300_000, labels=str(tmp_path)), progress=False
+    )
+    assert again == 6
+    stored = read_labels(path)
+    for s in range(6):  # exactly what a fresh solve with the larger budget answers
+        fresh = solve_deal(get_variant("Klondike-v0"), seed=s, max_nodes=300_000)
+        assert (stored[s].label, stored[s].nodes, stored[s].actions) == (
+            fresh.label,
+            fresh.nodes,
+            fresh.actions,
+        )
+    assert any(stored[s].label != "unknown" for s in range(6))
+    for s in range(6, 12):
+        assert (stored[s].label, stored[s].nodes) == ("unknown", before[s].nodes)
+    # Resuming over 0-12 solves only the deals that have not used the larger budget yet.
+    _, labels, again = deepen_unknown(
+        SolveConfig(env="Klondike-v0", seeds="0:12", budget=300_000, labels=str(tmp_path)), progress=False
+    )
+    assert again == 6 and sorted(labels) == list(range(12))
+    text = path.read_text()
+    assert "# budget=2000 nodes per deal" in text and "up to 300000 nodes" in text
+    # A plain resume at the file's own budget still works on a deepened file.
+    label_seeds(
+        SolveConfig(env="Klondike-v0", seeds="0:14", budget=2_000, labels=str(tmp_path)), progress=False
+    )
+    assert sorted(read_labels(path)) == list(range(14)) and read_labels(path)[3] == stored[3]
+
+
+def test_deepen_refuses_what_it_cannot_do(tmp_path, capsys):
+    base = ["solve", "--env", "Nestor-v0", "--seeds", "0:3", "--labels", str(tmp_path)]
+    assert main([*base, "--budget", "5000", "--deepen"]) == 2
+    assert "does not exist; label them first" in capsys.readouterr().err
+    assert main([*base, "--budget", "5000"]) == 0
+    capsys.readouterr()
+    for extra, message in [
+        (["--budget", "5000", "--deepen"], "budget above the file's 5,000"),
+        (["--budget", "9000", "--deepen", "--overwrite"], "cannot be used with --overwrite"),
+        (["--budget", "9000", "--deepen", "--deck", "x.txt"], "cannot be used with --deck"),
+    ]:
+        assert main([*base, *extra]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("patience-gym solve: error:") and message in err and "\n" not in err
 
 
 def test_label_files_are_named_by_the_options_that_differ():
