@@ -59,3 +59,21 @@ def test_cloning_makes_the_policy_agree_with_the_teacher(tmp_path):
     with (out / "evaluations.csv").open() as f:
         steps = [int(r["steps"]) for r in csv.DictReader(f)]
     assert steps[0] <= cfg.n_envs  # the cloned policy was evaluated before PPO changed it
+
+
+def test_agreement_is_the_same_in_batches(tmp_path):
+    """The agreement is computed in batches (one pass over every decision exhausted memory on
+    Babette); the batches must give exactly the whole-set answer."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.imitation import _agreement
+
+    demos = collect("patience_gym/Nestor-v0", {}, "greedy", 4, reward="foundation", gamma=1.0, report=print)
+    model = MaskablePPO("MlpPolicy", gym.make("patience_gym/Nestor-v0"), seed=0)
+    obs = torch.as_tensor(demos.obs)
+    actions = torch.as_tensor(demos.actions)
+    whole = _agreement(model.policy, obs, demos.masks, actions, batch=len(demos.actions))
+    assert 0.0 < whole < 1.0  # an untrained policy: some decisions agree, not all
+    assert _agreement(model.policy, obs, demos.masks, actions, batch=7) == pytest.approx(whole)
