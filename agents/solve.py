@@ -221,7 +221,13 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
             f"--deepen needs a budget above the file's {base:,} nodes per deal (got {cfg.budget:,}); "
             "the unknown deals already used that much"
         )
-    _check_header(path, [line for line in _header_lines(path) if not line.startswith("# deepened:")])
+    deepened = [line for line in _header_lines(path) if line.startswith("# deepened:")]
+    before = int(deepened[-1].split("up to ")[1].split()[0]) if deepened else 0
+    if cfg.budget < before:  # the same budget again resumes an interrupted run
+        raise ConfigError(
+            f"{path} was deepened to {before:,} nodes per deal already; --deepen needs at least that "
+            f"(got {cfg.budget:,})"
+        )
     done = read_labels(path)
     # An unknown deal stopped after budget + 1 nodes: one at or below cfg.budget has more to search.
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and done[s].nodes <= cfg.budget]

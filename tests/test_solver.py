@@ -165,6 +165,10 @@ def test_deepen_solves_the_unknown_deals_again_and_keeps_the_rest(tmp_path):
     assert again == 6 and sorted(labels) == list(range(12))
     text = path.read_text()
     assert "# budget=2000 nodes per deal" in text and "up to 300000 nodes" in text
+    with pytest.raises(ValueError, match="deepened to 300,000 nodes per deal already"):
+        deepen_unknown(
+            SolveConfig(env="Klondike-v0", seeds="0:12", budget=100_000, labels=str(tmp_path)), progress=False
+        )
     # A plain resume at the file's own budget still works on a deepened file.
     label_seeds(
         SolveConfig(env="Klondike-v0", seeds="0:14", budget=2_000, labels=str(tmp_path)), progress=False
