@@ -221,7 +221,8 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
             f"--deepen needs a budget above the file's {base:,} nodes per deal (got {cfg.budget:,}); "
             "the unknown deals already used that much"
         )
-    deepened = [line for line in _header_lines(path) if line.startswith("# deepened:")]
+    header = _header_lines(path)
+    deepened = [line for line in header if line.startswith("# deepened:")]
     before = int(deepened[-1].split("up to ")[1].split()[0]) if deepened else 0
     if cfg.budget < before:  # the same budget again resumes an interrupted run
         raise ConfigError(
@@ -231,7 +232,7 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
     done = read_labels(path)
     # An unknown deal stopped after budget + 1 nodes: one at or below cfg.budget has more to search.
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and done[s].nodes <= cfg.budget]
-    head = [line for line in _header_lines(path) if not line.startswith("# deepened:")]
+    head = [line for line in header if not line.startswith("# deepened:")]
     head.append(DEEPENED.format(budget=cfg.budget))
     _write_rows(path, head, done)
     tasks = [
@@ -277,13 +278,7 @@ def _write_rows(path: Path, head: list[str], labels: Mapping[int, Label]) -> Non
 
 def _sort_rows(path: Path) -> None:
     """Rewrite a finished label file with its rows in seed order (workers finish out of order)."""
-    lines = path.read_text().splitlines()
-    head = [ln for ln in lines if ln.startswith("#")] + [",".join(FIELDS)]
-    rows = [ln for ln in lines[len(head) :] if ln]
-    rows.sort(key=lambda ln: int(ln.split(",", 1)[0]))
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(head + rows) + "\n")
-    tmp.replace(path)
+    _write_rows(path, _header_lines(path), read_labels(path))
 
 
 def solve_deck(cfg: SolveConfig, deck_file: str) -> tuple[Label, list[str]]:
