@@ -21,7 +21,10 @@ hold the real cards only where the player has seen them; the greedy fallback rea
 sees. Its choices therefore never depend on a hidden card (tests/test_planner.py plays two deals
 that differ only in hidden cards). Its randomness is seeded with the episode's seed.
 
-Spec: ``planner`` or ``planner:samples=8,budget=20000,retry=8`` (any subset of the settings).
+Spec: ``planner`` or ``planner:samples=8,budget=20000,retry=8,probe=0`` (any subset of the
+settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited discrepancy
+search (docs/solver.md), which finds wins near the move ordering's first choices far sooner than
+the depth-first search; the planner only wants wins, so ``probe=budget`` suits it.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "samples": (8, "consistent deals solved at each decision that needs a new plan"),
     "budget": (20_000, "solver node budget per deal"),
     "retry": (8, "greedy moves after a round with no deal won (a card turning up ends the wait)"),
+    "probe": (0, "nodes of each budget spent first on the solver's probe for a win (0 to budget)"),
 }
 
 
@@ -60,12 +64,17 @@ class PlannerPolicy:
 
     name = "planner"
 
-    def __init__(self, samples: int = 8, budget: int = 20_000, retry: int = 8) -> None:
+    def __init__(self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"planner: {key} must be a whole number >= 1, got {value!r}")
-        self.samples, self.budget, self.retry = samples, budget, retry
-        self.name = f"planner(samples={samples},budget={budget},retry={retry})"
+        if isinstance(probe, bool) or not isinstance(probe, int) or not 0 <= probe <= budget:
+            raise ValueError(
+                f"planner: probe must be a whole number from 0 to the budget ({budget}), got {probe!r}"
+            )
+        self.samples, self.budget, self.retry, self.probe = samples, budget, retry, probe
+        probed = f",probe={probe}" if probe else ""
+        self.name = f"planner(samples={samples},budget={budget},retry={retry}{probed})"
         self.greedy = GreedyPolicy()
         self.reset(0)
 
@@ -102,7 +111,9 @@ class PlannerPolicy:
         variant, options = env.variant, env.game.options
         for _ in range(self.samples):
             deck = consistent_deck(env, self.rng)
-            label = solve_line(variant, options, deck, self.actions, max_nodes=self.budget)
+            label = solve_line(
+                variant, options, deck, self.actions, max_nodes=self.budget, probe_nodes=self.probe
+            )
             if label.label == "won" and label.actions:
                 self.plans.append(_Plan(deck, list(label.actions)))
         if self.plans:
@@ -148,12 +159,15 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
+        least = 0 if key == "probe" else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:
-            raise ValueError(f"planner setting {key}={value.strip()!r} must be a whole number >= 1") from None
-        if number < 1:
-            raise ValueError(f"planner setting {key}={number} must be a whole number >= 1")
+            raise ValueError(
+                f"planner setting {key}={value.strip()!r} must be a whole number >= {least}"
+            ) from None
+        if number < least:
+            raise ValueError(f"planner setting {key}={number} must be a whole number >= {least}")
         out[key] = number
     return out
 

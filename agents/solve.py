@@ -49,6 +49,9 @@ class SolveConfig:
     env_kwargs: dict[str, Any] = field(default_factory=dict)
     seeds: str = "0:1000"
     budget: int = 2_000_000
+    probe: int | None = None
+    """Nodes of the budget spent first on a limited discrepancy search for a win (docs/solver.md);
+    default a tenth of the budget, 0 for none."""
     seconds: float | None = None
     workers: int = 1
     labels: str = str(LABELS_DIR)
@@ -60,6 +63,13 @@ class SolveConfig:
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or self.budget <= 0:
             raise ConfigError(f"the budget must be a positive number of nodes, got {self.budget}")
+        probe = self.probe
+        if probe is not None and (
+            isinstance(probe, bool) or not isinstance(probe, int) or not 0 <= probe <= self.budget
+        ):
+            raise ConfigError(
+                f"the probe must be a number of nodes from 0 to the budget ({self.budget}), got {probe!r}"
+            )
         if self.seconds is not None and not self.seconds > 0:
             raise ConfigError(f"seconds must be a positive time limit per deal, got {self.seconds}")
         if self.workers < 1:
@@ -69,6 +79,11 @@ class SolveConfig:
             raise ConfigError(f"backend must be local or ray, got {self.backend!r}")
         if self.address is not None and self.backend != "ray":
             raise ConfigError("an address names a Ray cluster: use it with --backend ray")
+
+    @property
+    def probe_nodes(self) -> int:
+        """The probe's share of the budget: ``probe``, or a tenth of the budget by default."""
+        return self.budget // 10 if self.probe is None else self.probe
 
 
 def parse_seeds(text: str) -> range:
@@ -91,16 +106,23 @@ def parse_seeds(text: str) -> range:
     return range(start, stop)
 
 
-def _header(variant: Variant, env_kwargs: Mapping[str, Any], budget: int, seconds: float | None) -> list[str]:
+def _probe_text(probe: int) -> str:
+    return f", the first {probe} in a probe" if probe else ""
+
+
+def _header(
+    variant: Variant, env_kwargs: Mapping[str, Any], budget: int, seconds: float | None, probe: int = 0
+) -> list[str]:
     options = variant.make_game(**dict(env_kwargs)).options
     return [
         f"# env={variant.env_name}",
         f"# options={json.dumps(options, sort_keys=True)}",
-        f"# budget={budget} nodes per deal" + (f", at most {seconds} s" if seconds else ""),
+        f"# budget={budget} nodes per deal{_probe_text(probe)}"
+        + (f", at most {seconds} s" if seconds else ""),
     ]
 
 
-#: The header line ``--deepen`` adds (with its budget); a plain resume ignores it.
+#: The header line ``--deepen`` adds (with its budget and probe); a plain resume ignores it.
 DEEPENED = "# deepened: deals unknown at the budget above solved again with up to {budget} nodes"
 
 
@@ -114,19 +136,21 @@ def _check_header(path: Path, expected: list[str]) -> None:
     if found != expected:
         raise ConfigError(
             f"{path} was labelled with other settings ({'; '.join(found)[:200]}); to resume it, use the "
-            "same budget, or pass --overwrite to label again"
+            "same budget and probe (--probe 0 for none), or pass --overwrite to label again"
         )
 
 
-def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None]) -> list[Label]:
+def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None, int]) -> list[Label]:
     from agents.backends import ChunkFailure
 
-    env, options, seeds, budget, seconds = task
+    env, options, seeds, budget, seconds, probe = task
     variant = get_variant(env)
     labels = []
     for s in seeds:
         try:
-            labels.append(solve_deal(variant, options, seed=s, max_nodes=budget, max_seconds=seconds))
+            labels.append(
+                solve_deal(variant, options, seed=s, max_nodes=budget, max_seconds=seconds, probe_nodes=probe)
+            )
         except Exception as exc:  # named by its seed: the chunks finished before are kept
             raise ChunkFailure(f"deal seed {s}: {type(exc).__name__}: {exc}") from exc
     return labels
@@ -162,7 +186,7 @@ def label_seeds(
     options = rule_options(variant, cfg.env_kwargs)
     seeds = parse_seeds(cfg.seeds)
     path = label_path(variant, options, cfg.labels)
-    header = _header(variant, options, cfg.budget, cfg.seconds)
+    header = _header(variant, options, cfg.budget, cfg.seconds, cfg.probe_nodes)
     if path.exists() and not overwrite:
         _check_header(path, header)
     else:
@@ -171,7 +195,7 @@ def label_seeds(
     done = read_labels(path)
     todo = [s for s in seeds if s not in done]
     tasks = [
-        (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds)
+        (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds, cfg.probe_nodes)
         for i in range(0, len(todo), CHUNK)
     ]
     update, close = _progress(len(todo), f"solve {variant.env_name}", progress)
@@ -233,10 +257,10 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
     # An unknown deal stopped after budget + 1 nodes: one at or below cfg.budget has more to search.
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and done[s].nodes <= cfg.budget]
     head = [line for line in header if not line.startswith("# deepened:")]
-    head.append(DEEPENED.format(budget=cfg.budget))
+    head.append(DEEPENED.format(budget=cfg.budget) + _probe_text(cfg.probe_nodes))
     _write_rows(path, head, done)
     tasks = [
-        (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds)
+        (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds, cfg.probe_nodes)
         for i in range(0, len(todo), CHUNK)
     ]
     update, close = _progress(len(todo), f"deepen {variant.env_name}", progress)
@@ -291,7 +315,10 @@ def solve_deck(cfg: SolveConfig, deck_file: str) -> tuple[Label, list[str]]:
     except OSError as exc:
         raise ConfigError(f"cannot read the deck file {deck_file}: {exc.strerror}") from None
     deck = text.replace(",", " ").split()
-    label = solve_deal(variant, options, deck=deck, max_nodes=cfg.budget, max_seconds=cfg.seconds)
+    probe = cfg.probe_nodes
+    label = solve_deal(
+        variant, options, deck=deck, max_nodes=cfg.budget, max_seconds=cfg.seconds, probe_nodes=probe
+    )
     game = variant.make_game(**options)
     game.new_game(deck=deck)
     described = []
@@ -317,6 +344,12 @@ def add_arguments(p: Any) -> None:
         "--deck", metavar="FILE", help="solve this one deal instead (card strings, first dealt first)"
     )
     p.add_argument("--budget", type=int, help="nodes per deal before answering unknown (default 2000000)")
+    p.add_argument(
+        "--probe",
+        type=int,
+        help="nodes of the budget spent first on a limited discrepancy search for a win "
+        "(default a tenth of the budget; 0 for none)",
+    )
     p.add_argument("--seconds", type=float, help="also stop a deal after this many seconds")
     p.add_argument("--workers", type=int, help="processes to spread deals over (default 1)")
     p.add_argument("--labels", help=f"folder of label files (default {LABELS_DIR})")
@@ -337,7 +370,7 @@ def add_arguments(p: Any) -> None:
 def run(args: Any) -> int:
     from agents.config import load
 
-    keys = ("env", "seeds", "budget", "seconds", "workers", "labels", "backend", "address")
+    keys = ("env", "seeds", "budget", "probe", "seconds", "workers", "labels", "backend", "address")
     flags = {k: getattr(args, k) for k in keys}
     cfg = load(SolveConfig, args.config, args.set, **flags)
     if args.deepen and args.deck:

@@ -2,7 +2,8 @@
 
 For each variant (default: every registered id, default options), solves the deals of seeds
 ``--seeds`` with a node budget and prints the share decided (won or proven lost), the won share,
-the median and 95th-percentile seconds per deal and the solver's nodes per second.
+the median and 95th-percentile seconds per deal and the solver's nodes per second. ``--probe``
+as for ``patience-gym solve`` (default a tenth of the budget; ``--probe 0`` for the search alone).
 
     python benchmarks/bench_solver.py                          # seeds 0:50, 1M nodes, all variants
     python benchmarks/bench_solver.py --env Klondike-v0 --seeds 0:200 --budget 5000000 \
@@ -34,11 +35,13 @@ def main() -> None:
     p.add_argument("--env", action="append", help="variant id (repeatable; default all)")
     p.add_argument("--seeds", default="0:50", help="START:STOP (default 0:50)")
     p.add_argument("--budget", type=int, default=1_000_000, help="nodes per deal (default 1M)")
+    p.add_argument("--probe", type=int, help="nodes of the budget for the probe (default a tenth, as solve)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="an env option")
     args = p.parse_args()
     start, stop = (int(x) for x in args.seeds.split(":"))
     options = {k: _value(v) for k, v in (s.split("=", 1) for s in args.set)}
     names = args.env or [v.env_name for v in VARIANTS]
+    probe = args.budget // 10 if args.probe is None else args.probe
     print(
         f"{'variant':18} {'deals':>5} {'decided':>8} {'won':>7} {'unknown':>7} "
         f"{'median s':>9} {'p95 s':>7} {'nodes/s':>10}"
@@ -48,7 +51,7 @@ def main() -> None:
         labels = []
         t0 = time.perf_counter()
         for seed in range(start, stop):
-            labels.append(solve_deal(variant, options, seed=seed, max_nodes=args.budget))
+            labels.append(solve_deal(variant, options, seed=seed, max_nodes=args.budget, probe_nodes=probe))
         wall = time.perf_counter() - t0
         n = len(labels)
         won = sum(lb.label == "won" for lb in labels)

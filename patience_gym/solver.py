@@ -43,6 +43,13 @@ class Label:
         return len(self.actions)
 
 
+def _check_probe(probe_nodes: int, max_nodes: int) -> None:
+    if isinstance(probe_nodes, bool) or not isinstance(probe_nodes, int) or not 0 <= probe_nodes <= max_nodes:
+        raise ValueError(
+            f"the probe's nodes must be an integer from 0 to the budget {max_nodes}, got {probe_nodes!r}"
+        )
+
+
 def solve_deal(
     variant: Variant,
     options: Mapping[str, Any] | None = None,
@@ -51,18 +58,27 @@ def solve_deal(
     deck: object = None,
     max_nodes: int = 2_000_000,
     max_seconds: float | None = None,
+    probe_nodes: int = 0,
 ) -> Label:
-    """Solve the deal of ``seed`` (as ``reset(seed=seed)`` deals it) or the user's ``deck``."""
+    """Solve the deal of ``seed`` (as ``reset(seed=seed)`` deals it) or the user's ``deck``.
+
+    ``probe_nodes``: the first nodes of ``max_nodes`` go to a limited discrepancy search, which
+    finds wins that lie close to the move ordering's first choices (docs/solver.md); it never
+    answers lost, and the exhaustive search has the rest of the budget.
+    """
     if (seed is None) == (deck is None):
         raise ValueError("give exactly one of seed= or deck=")
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
         raise ValueError(f"the node budget must be a positive integer, got {max_nodes!r}")
     if max_seconds is not None and not max_seconds > 0:
         raise ValueError(f"the time budget must be a positive number of seconds, got {max_seconds!r}")
+    _check_probe(probe_nodes, max_nodes)
     game = make_game(variant, "native", **dict(options or {}))
     assert isinstance(game, NativeGame)
     game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
-    verdict, actions, nodes, _positions, seconds = _module().solve(game._c, max_nodes, max_seconds or 0.0)
+    verdict, actions, nodes, _positions, seconds = _module().solve(
+        game._c, max_nodes, max_seconds or 0.0, probe_nodes
+    )
     return Label(seed, verdict, int(nodes), float(seconds), tuple(int(a) for a in actions))
 
 
@@ -73,18 +89,21 @@ def solve_line(
     actions: Sequence[int] = (),
     *,
     max_nodes: int = 100_000,
+    probe_nodes: int = 0,
 ) -> Label:
     """Solve the position reached by dealing ``deck`` and playing ``actions`` (each must be legal).
 
     The planner's question on a sampled deal: can the game still be won from here, and how? The
     label's ``actions`` continue from the position (``actions`` themselves not included).
+    ``probe_nodes`` as for :func:`solve_deal`.
     """
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
         raise ValueError(f"the node budget must be a positive integer, got {max_nodes!r}")
+    _check_probe(probe_nodes, max_nodes)
     game = make_game(variant, "native", **dict(options or {}))
     assert isinstance(game, NativeGame)
     game.new_game(None, deck)
     for a in actions:
         game._c.apply(int(a))  # checked: an illegal id raises instead of corrupting the game
-    verdict, line, nodes, _positions, seconds = _module().solve(game._c, max_nodes, 0.0)
+    verdict, line, nodes, _positions, seconds = _module().solve(game._c, max_nodes, 0.0, probe_nodes)
     return Label(None, verdict, int(nodes), float(seconds), tuple(int(a) for a in line))

@@ -42,11 +42,14 @@ def _play(env: gym.Env[Any, Any], policy: Policy, seed: int, deck: list[str] | N
         ("Anna-v0", {}),
         ("Congress-v0", {}),
         ("Nestor-v0", {}),
+        ("Klondike-v0", {"passes": None, "_planner": SMALL + ",probe=2000"}),  # the probe: as blind
     ],
 )
 def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, Any]) -> None:
     """Two deals that differ only in cards unseen at the start (the later half of them dealt again
     at random): the same seed gives the same choices until an observation tells the deals apart."""
+    kwargs = dict(kwargs)
+    spec = kwargs.pop("_planner", SMALL)
     env = gym.make(f"patience_gym/{env_name}", **kwargs)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
     chosen = 0  # decisions with a choice made while the two deals looked the same
@@ -63,7 +66,7 @@ def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, 
             other[p] = pack[q]
         choices = []
         for deck in (pack, other):
-            planner = make_planner(SMALL)
+            planner = make_planner(spec)
             obs, info = env.reset(seed=seed, options={"deck": deck})
             planner.reset(seed)
             trace: list[tuple[bytes, int, bool]] = []  # observation, choice, whether it was forced
@@ -119,10 +122,30 @@ def test_the_spec_parses_and_bad_settings_are_refused() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             make_policy(spec)
-    with pytest.raises(ValueError, match=r"planner\[:samples=8,budget=20000,retry=8\]"):
+    with pytest.raises(ValueError, match=r"planner\[:samples=8,budget=20000,retry=8,probe=0\]"):
         make_policy("planer")
     with pytest.raises(ValueError, match="budget must be a whole number >= 1"):
         PlannerPolicy(budget=0)
+    probed = make_policy("planner:budget=5000,probe=5000")
+    assert isinstance(probed, PlannerPolicy) and probed.probe == 5000 and "probe=5000" in probed.name
+    assert make_planner("probe=0").probe == 0 and "probe" not in make_planner("").name
+    with pytest.raises(ValueError, match="probe=-1 must be a whole number >= 0"):
+        make_policy("planner:probe=-1")
+    with pytest.raises(ValueError, match=r"probe must be a whole number from 0 to the budget \(5000\)"):
+        make_policy("planner:budget=5000,probe=6000")
+
+
+def test_the_probe_setting_reaches_the_solver() -> None:
+    # Louis: the depth-first search rarely wins a sampled deal within 3,000 nodes, the probe often
+    # does, so with it the planner decides by solved deals where it otherwise falls back to greedy.
+    env = gym.make("patience_gym/Louis-v0")
+    by_plan = {}
+    for spec in ("samples=2,budget=3000,retry=2", "samples=2,budget=3000,probe=3000,retry=2"):
+        planner = make_planner(spec)
+        _play(env, planner, 5)
+        by_plan[spec] = planner.stats["solved"] + planner.stats["plan"]
+    plain, probed = by_plan.values()
+    assert probed > plain, by_plan
 
 
 def test_the_planner_pickles_and_plays_the_same_afterwards() -> None:

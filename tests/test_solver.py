@@ -149,7 +149,7 @@ def test_deepen_solves_the_unknown_deals_again_and_keeps_the_rest(tmp_path):
     assert again == 6
     stored = read_labels(path)
     for s in range(6):  # exactly what a fresh solve with the larger budget answers
-        fresh = solve_deal(get_variant("Klondike-v0"), seed=s, max_nodes=300_000)
+        fresh = solve_deal(get_variant("Klondike-v0"), seed=s, max_nodes=300_000, probe_nodes=30_000)
         assert (stored[s].label, stored[s].nodes, stored[s].actions) == (
             fresh.label,
             fresh.nodes,
@@ -188,6 +188,55 @@ def test_deepen_refuses_what_it_cannot_do(tmp_path, capsys):
         (["--budget", "9000", "--deepen", "--deck", "x.txt"], "cannot be used with --deck"),
     ]:
         assert main([*base, *extra]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("patience-gym solve: error:") and message in err and "\n" not in err
+
+
+# Louis seed 1: the depth-first search alone leaves it unknown even at 3,000,000 nodes (it commits
+# to early choices of the deal whose subtrees it cannot exhaust); the probe wins it in about 9,000.
+def test_the_probe_wins_a_deal_the_depth_first_search_leaves_unknown():
+    louis = get_variant("Louis-v0")
+    assert solve_deal(louis, seed=1, max_nodes=100_000).label == "unknown"
+    label = solve_deal(louis, seed=1, max_nodes=100_000, probe_nodes=50_000)
+    assert label.label == "won" and label.nodes < 50_000
+    assert replay_wins("Louis-v0", 1, label.actions)
+
+
+def test_the_probe_never_answers_lost_and_changes_no_decided_verdict():
+    nestor = get_variant("Nestor-v0")
+    plain = [solve_deal(nestor, seed=s, max_nodes=40_000) for s in range(60)]
+    lost = [(s, lb.nodes) for s, lb in enumerate(plain) if lb.label == "lost"]
+    assert lost, "no Nestor deal of seeds 0..59 proven lost"
+    for s, n in lost[:5]:
+        # The depth-first search needs n nodes to prove the loss. With the probe first and the
+        # budget still n, fewer are left for it: the probe cannot prove a loss, so unknown...
+        assert solve_deal(nestor, seed=s, max_nodes=n, probe_nodes=n).label == "unknown"
+        # ...and with enough budget left after the probe, the loss is proven as before.
+        assert solve_deal(nestor, seed=s, max_nodes=50_000, probe_nodes=1_000).label == "lost"
+    for env_id in ("Klondike-v0", "Congress-v0", "TheKings-v0", "Babette-v0"):
+        variant = get_variant(env_id)
+        for s in range(6):
+            plain = solve_deal(variant, seed=s, max_nodes=60_000).label
+            probed = solve_deal(variant, seed=s, max_nodes=60_000, probe_nodes=20_000)
+            if "unknown" not in (plain, probed.label):
+                assert probed.label == plain, f"{env_id} seed {s}"
+            if probed.label == "won":
+                assert replay_wins(env_id, s, probed.actions)
+
+
+def test_the_probe_is_recorded_in_the_header_and_checked_on_resume(tmp_path, capsys):
+    base = ["solve", "--env", "Nestor-v0", "--seeds", "0:2", "--budget", "5000", "--labels", str(tmp_path)]
+    assert main([*base, "--probe", "500"]) == 0
+    capsys.readouterr()
+    path = tmp_path / "Nestor-v0.csv"
+    assert "# budget=5000 nodes per deal, the first 500 in a probe" in path.read_text()
+    assert main([*base[:4], "0:3", *base[5:]]) == 0  # the default probe (a tenth: 500) resumes it
+    capsys.readouterr()
+    assert sorted(read_labels(path)) == [0, 1, 2]
+    assert main([*base, "--probe", "0"]) == 2
+    assert "same budget and probe (--probe 0 for none)" in capsys.readouterr().err
+    for probe, message in [("-1", "from 0 to the budget (5000)"), ("6000", "from 0 to the budget (5000)")]:
+        assert main([*base, "--probe", probe, "--overwrite"]) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("patience-gym solve: error:") and message in err and "\n" not in err
 

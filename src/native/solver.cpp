@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string_view>
+#include <unordered_map>
 
 namespace pg {
 namespace {
@@ -68,7 +69,99 @@ struct Frame {
 
 }  // namespace
 
-SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds) {
+// The probe (solver.hpp): limited discrepancy search. Round k follows the best-ordered child
+// everywhere except on at most k moves of a line; a position met again is searched again only
+// with more discrepancies left than before. Round 0 is one line of the ordering's first choices.
+// Returns the winning line when one is found; used counts the nodes generated.
+namespace {
+bool probe(const Game& start, std::uint64_t max_nodes, double max_seconds, std::chrono::steady_clock::time_point t0,
+           std::uint64_t& used, std::vector<int>& won_line) {
+    using Clock = std::chrono::steady_clock;
+    std::vector<std::uint8_t> mask(static_cast<std::size_t>(start.n_actions()));
+    std::vector<Game::SolverMove> moves;
+    struct PFrame {
+        std::vector<int> line;
+        std::vector<Child> children;
+        int discrepancies;  // used on the way here
+        bool first = true;  // the next child popped is this position's best
+    };
+    for (int k = 0;; ++k) {
+        std::unordered_map<std::uint64_t, int> left;  // position -> most discrepancies it was searched with
+        left.reserve(1024);
+        bool out = false, pruned = false;
+        auto expand = [&](const Game& g, int spare, std::vector<Child>& outv) -> bool {
+            const int before = g.foundation_cards();
+            const int safe = g.safe_move();
+            moves.clear();
+            if (safe >= 0)
+                moves.push_back({{safe}, 0});
+            else
+                g.solver_moves(moves);
+            for (auto& move : moves) {
+                if (++used > max_nodes ||
+                    ((used & 1023) == 0 && max_seconds > 0 &&
+                     std::chrono::duration<double>(Clock::now() - t0).count() > max_seconds)) {
+                    out = true;
+                    return false;
+                }
+                auto child = g.clone();
+                for (int a : move.actions) child->apply(a);
+                if (child->won()) {
+                    outv.clear();
+                    outv.push_back({0, 0, std::move(move.actions), nullptr});
+                    return true;
+                }
+                const auto h = hash_of(*child);
+                auto it = left.find(h);
+                if (it != left.end() && it->second >= spare) continue;
+                outv.push_back({child->foundation_cards() - before, move.priority, std::move(move.actions), std::move(child)});
+            }
+            std::stable_sort(outv.begin(), outv.end(), [](const Child& x, const Child& y) {
+                if (x.gain != y.gain) return x.gain < y.gain;
+                if (x.priority != y.priority) return x.priority < y.priority;
+                return x.line > y.line;
+            });
+            return false;
+        };
+        std::vector<PFrame> line;
+        left[hash_of(start)] = k;
+        line.push_back({{}, {}, 0});
+        bool won = expand(start, k, line.back().children);
+        while (!won && !line.empty() && !out) {
+            auto& top = line.back();
+            if (top.children.empty()) {
+                line.pop_back();
+                continue;
+            }
+            const int d = top.discrepancies + (top.first ? 0 : 1);
+            if (d > k) {  // every other child is a discrepancy too
+                pruned = true;
+                line.pop_back();
+                continue;
+            }
+            top.first = false;
+            Child next = std::move(top.children.back());
+            top.children.pop_back();
+            const auto h = hash_of(*next.game);
+            auto it = left.find(h);
+            if (it != left.end() && it->second >= k - d) continue;  // searched with as much to spare
+            left[h] = k - d;
+            line.push_back({std::move(next.line), {}, d});
+            won = expand(*next.game, k - d, line.back().children);
+        }
+        if (won) {
+            for (std::size_t i = 1; i < line.size(); ++i)
+                won_line.insert(won_line.end(), line[i].line.begin(), line[i].line.end());
+            const auto& last = line.back().children.back().line;
+            won_line.insert(won_line.end(), last.begin(), last.end());
+            return true;
+        }
+        if (out || !pruned) return false;  // budget spent, or round k saw every line: nothing new
+    }
+}
+}  // namespace
+
+SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes) {
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     SolveResult result;
@@ -78,6 +171,13 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
         return result;
     };
     if (start.won()) return finish(Verdict::Won);
+
+    if (use_hooks && probe_nodes > 0) {
+        std::uint64_t used = 0;
+        const bool won = probe(start, std::min(probe_nodes, max_nodes), max_seconds, t0, used, result.actions);
+        result.nodes = std::min(used, std::min(probe_nodes, max_nodes));
+        if (won) return finish(Verdict::Won);
+    }
 
     HashSet seen;
     seen.insert(hash_of(start));

@@ -44,6 +44,9 @@ struct SolveResult {
 };
 
 // Solve from `start` (not modified). max_nodes > 0; max_seconds <= 0 means no time limit.
-SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds);
+// probe_nodes > 0: first spend up to that many of the max_nodes on a probe for a win (limited
+// discrepancy search, solver.cpp), which can answer Won but never Lost; the exhaustive search then
+// has what is left. Only with the hooks on (the probe follows the variants' ordering).
+SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes = 0);
 
 }  // namespace pg
