@@ -290,7 +290,7 @@ def test_cli_solves_one_deck_and_prints_the_line(capsys, tmp_path):
     game.new_game(np.random.default_rng(3))
     deck = tmp_path / "deck.txt"
     deck.write_text(" ".join(game.deck()))
-    expected = solve_deal(variant, seed=3, max_nodes=100_000)
+    expected = solve_deal(variant, seed=3, max_nodes=100_000, probe_nodes=10_000)  # solve's default probe
     assert main(["solve", "--env", "Congress-v0", "--deck", str(deck), "--budget", "100000"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"Congress-v0: {expected.label}")
