@@ -294,11 +294,13 @@ NB_MODULE(_native, m) {
         "solve",
         [](const pg::Game& g, std::int64_t max_nodes, double max_seconds, std::int64_t probe_nodes) {
             if (max_nodes <= 0) throw std::invalid_argument("max_nodes must be positive, got " + std::to_string(max_nodes));
-            if (probe_nodes < 0) throw std::invalid_argument("probe_nodes must be >= 0, got " + std::to_string(probe_nodes));
+            if (probe_nodes < 0)
+                throw std::invalid_argument("probe_nodes must be >= 0, got " + std::to_string(probe_nodes));
             pg::SolveResult r;
             {
                 nb::gil_scoped_release release;
-                r = pg::solve(g, static_cast<std::uint64_t>(max_nodes), max_seconds, static_cast<std::uint64_t>(probe_nodes));
+                r = pg::solve(g, static_cast<std::uint64_t>(max_nodes), max_seconds,
+                              static_cast<std::uint64_t>(probe_nodes));
             }
             static const char* const VERDICTS[] = {"unknown", "won", "lost"};
             return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds);

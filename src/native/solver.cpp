@@ -61,6 +61,17 @@ struct Child {
     std::unique_ptr<Game> game;
 };
 
+// The move ordering (solver.hpp), shared by the probe and the search: children are popped from
+// the back, so the best goes last: more foundation cards won, then the variant's priority, then
+// the table's order.
+void order(std::vector<Child>& children) {
+    std::stable_sort(children.begin(), children.end(), [](const Child& x, const Child& y) {
+        if (x.gain != y.gain) return x.gain < y.gain;
+        if (x.priority != y.priority) return x.priority < y.priority;
+        return x.line > y.line;
+    });
+}
+
 // One position on the current line: its children still to try, best first (popped from the back).
 struct Frame {
     std::vector<int> line;  // the move that led here (empty at the root)
@@ -77,7 +88,6 @@ namespace {
 bool probe(const Game& start, std::uint64_t max_nodes, double max_seconds, std::chrono::steady_clock::time_point t0,
            std::uint64_t& used, std::vector<int>& won_line) {
     using Clock = std::chrono::steady_clock;
-    std::vector<std::uint8_t> mask(static_cast<std::size_t>(start.n_actions()));
     std::vector<Game::SolverMove> moves;
     struct PFrame {
         std::vector<int> line;
@@ -86,7 +96,8 @@ bool probe(const Game& start, std::uint64_t max_nodes, double max_seconds, std::
         bool first = true;  // the next child popped is this position's best
     };
     for (int k = 0;; ++k) {
-        std::unordered_map<std::uint64_t, int> left;  // position -> most discrepancies it was searched with
+        // position -> the most discrepancies to spare it was searched with
+        std::unordered_map<std::uint64_t, int> left;
         left.reserve(1024);
         bool out = false, pruned = false;
         auto expand = [&](const Game& g, int spare, std::vector<Child>& outv) -> bool {
@@ -114,13 +125,10 @@ bool probe(const Game& start, std::uint64_t max_nodes, double max_seconds, std::
                 const auto h = hash_of(*child);
                 auto it = left.find(h);
                 if (it != left.end() && it->second >= spare) continue;
-                outv.push_back({child->foundation_cards() - before, move.priority, std::move(move.actions), std::move(child)});
+                const int gain = child->foundation_cards() - before;
+                outv.push_back({gain, move.priority, std::move(move.actions), std::move(child)});
             }
-            std::stable_sort(outv.begin(), outv.end(), [](const Child& x, const Child& y) {
-                if (x.gain != y.gain) return x.gain < y.gain;
-                if (x.priority != y.priority) return x.priority < y.priority;
-                return x.line > y.line;
-            });
+            order(outv);
             return false;
         };
         std::vector<PFrame> line;
@@ -218,12 +226,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
             if (!seen.insert(hash_of(*child))) continue;
             out.push_back({child->foundation_cards() - before, move.priority, std::move(move.actions), std::move(child)});
         }
-        // Popped from the back: the best child goes last; ties keep the table's order.
-        std::stable_sort(out.begin(), out.end(), [](const Child& x, const Child& y) {
-            if (x.gain != y.gain) return x.gain < y.gain;
-            if (x.priority != y.priority) return x.priority < y.priority;
-            return x.line > y.line;
-        });
+        order(out);
     };
 
     std::vector<Frame> line;
