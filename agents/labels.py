@@ -11,6 +11,7 @@ Written by ``patience-gym solve`` (:mod:`agents.solve`), read by ``patience-gym 
 from __future__ import annotations
 
 import csv
+import json
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -171,3 +172,75 @@ def attach_labels(results: Iterable[Any], labels: str | Path = LABELS_DIR) -> Pa
         r.winnable = winnable_share(stored, wins)
         used = path
     return used
+
+
+# ---- writing label files (patience-gym solve) -----------------------------------------------
+
+
+def probe_text(probe: int) -> str:
+    return f", the first {probe} in a probe" if probe else ""
+
+
+def label_header(
+    variant: Variant, env_kwargs: Mapping[str, Any], budget: int, seconds: float | None, probe: int = 0
+) -> list[str]:
+    options = variant.make_game(**dict(env_kwargs)).options
+    return [
+        f"# env={variant.env_name}",
+        f"# options={json.dumps(options, sort_keys=True)}",
+        f"# budget={budget} nodes per deal{probe_text(probe)}"
+        + (f", at most {seconds} s" if seconds else ""),
+    ]
+
+
+#: The header line ``--deepen`` adds (with its budget and probe); a plain resume ignores it.
+DEEPENED = "# deepened: deals unknown at the budget above solved again with up to {budget} nodes"
+
+
+def header_lines(path: Path) -> list[str]:
+    with path.open() as f:
+        return [line.rstrip("\n") for line in f if line.startswith("#")]
+
+
+def check_header(path: Path, expected: list[str]) -> None:
+    found = [line for line in header_lines(path) if not line.startswith("# deepened:")]
+    if found != expected:
+        raise ConfigError(
+            f"{path} was labelled with other settings ({'; '.join(found)[:200]}); to resume it, use the "
+            "same budget and probe (--probe 0 for none), or pass --overwrite to label again"
+        )
+
+
+def file_budget(path: Path) -> int:
+    """The first budget a label file's deals were solved with (its ``# budget=`` line)."""
+    for line in header_lines(path):
+        if line.startswith("# budget="):
+            return int(line[len("# budget=") :].split()[0])
+    raise ConfigError(f"{path} has no '# budget=' header line: not a label file written by solve")
+
+
+def label_row(lb: Label) -> list[str]:
+    return [
+        str(lb.seed),
+        lb.label,
+        str(lb.nodes),
+        f"{lb.seconds:.4f}",
+        str(lb.length),
+        " ".join(map(str, lb.actions)),
+    ]
+
+
+def write_rows(path: Path, head: list[str], labels: Mapping[int, Label]) -> None:
+    """Rewrite ``path`` whole (header, then rows in seed order), atomically."""
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w", newline="") as f:
+        f.write("\n".join([*head, ",".join(FIELDS)]) + "\n")
+        writer = csv.writer(f, lineterminator="\n")
+        for seed in sorted(labels):
+            writer.writerow(label_row(labels[seed]))
+    tmp.replace(path)
+
+
+def sort_rows(path: Path) -> None:
+    """Rewrite a finished label file with its rows in seed order (workers finish out of order)."""
+    write_rows(path, header_lines(path), read_labels(path))

@@ -26,15 +26,32 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agents.backends import map_chunks
 from agents.config import ConfigError
-from agents.labels import FIELDS, LABELS_DIR, format_summary, label_path, read_labels, rule_options, summarize
-from patience_gym.games import Variant, get_variant
+from agents.labels import (
+    DEEPENED,
+    FIELDS,
+    LABELS_DIR,
+    check_header,
+    file_budget,
+    format_summary,
+    header_lines,
+    label_header,
+    label_path,
+    label_row,
+    probe_text,
+    read_labels,
+    rule_options,
+    sort_rows,
+    summarize,
+    write_rows,
+)
+from patience_gym.games import get_variant
 from patience_gym.solver import Label, solve_deal
 
 #: Deals per task handed to a worker (and per write to the label file).
@@ -106,40 +123,6 @@ def parse_seeds(text: str) -> range:
     return range(start, stop)
 
 
-def _probe_text(probe: int) -> str:
-    return f", the first {probe} in a probe" if probe else ""
-
-
-def _header(
-    variant: Variant, env_kwargs: Mapping[str, Any], budget: int, seconds: float | None, probe: int = 0
-) -> list[str]:
-    options = variant.make_game(**dict(env_kwargs)).options
-    return [
-        f"# env={variant.env_name}",
-        f"# options={json.dumps(options, sort_keys=True)}",
-        f"# budget={budget} nodes per deal{_probe_text(probe)}"
-        + (f", at most {seconds} s" if seconds else ""),
-    ]
-
-
-#: The header line ``--deepen`` adds (with its budget and probe); a plain resume ignores it.
-DEEPENED = "# deepened: deals unknown at the budget above solved again with up to {budget} nodes"
-
-
-def _header_lines(path: Path) -> list[str]:
-    with path.open() as f:
-        return [line.rstrip("\n") for line in f if line.startswith("#")]
-
-
-def _check_header(path: Path, expected: list[str]) -> None:
-    found = [line for line in _header_lines(path) if not line.startswith("# deepened:")]
-    if found != expected:
-        raise ConfigError(
-            f"{path} was labelled with other settings ({'; '.join(found)[:200]}); to resume it, use the "
-            "same budget and probe (--probe 0 for none), or pass --overwrite to label again"
-        )
-
-
 def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None, int]) -> list[Label]:
     from agents.backends import ChunkFailure
 
@@ -186,9 +169,9 @@ def label_seeds(
     options = rule_options(variant, cfg.env_kwargs)
     seeds = parse_seeds(cfg.seeds)
     path = label_path(variant, options, cfg.labels)
-    header = _header(variant, options, cfg.budget, cfg.seconds, cfg.probe_nodes)
+    header = label_header(variant, options, cfg.budget, cfg.seconds, cfg.probe_nodes)
     if path.exists() and not overwrite:
-        _check_header(path, header)
+        check_header(path, header)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(header) + "\n" + ",".join(FIELDS) + "\n")
@@ -207,23 +190,15 @@ def label_seeds(
             )
             for _, labels in chunks:
                 for lb in labels:
-                    writer.writerow(_row(lb))
+                    writer.writerow(label_row(lb))
                     assert lb.seed is not None
                     done[lb.seed] = lb
                 f.flush()
                 update(labels)
     finally:
         close()
-    _sort_rows(path)
+    sort_rows(path)
     return path, {s: done[s] for s in seeds if s in done}
-
-
-def _file_budget(path: Path) -> int:
-    """The first budget a label file's deals were solved with (its ``# budget=`` line)."""
-    for line in _header_lines(path):
-        if line.startswith("# budget="):
-            return int(line[len("# budget=") :].split()[0])
-    raise ConfigError(f"{path} has no '# budget=' header line: not a label file written by solve")
 
 
 def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
@@ -239,13 +214,13 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
         raise ConfigError(
             f"--deepen solves again the unknown deals of {path}, which does not exist; label them first"
         )
-    base = _file_budget(path)
+    base = file_budget(path)
     if cfg.budget <= base:
         raise ConfigError(
             f"--deepen needs a budget above the file's {base:,} nodes per deal (got {cfg.budget:,}); "
             "the unknown deals already used that much"
         )
-    header = _header_lines(path)
+    header = header_lines(path)
     deepened = [line for line in header if line.startswith("# deepened:")]
     before = int(deepened[-1].split("up to ")[1].split()[0]) if deepened else 0
     if cfg.budget < before:  # the same budget again resumes an interrupted run
@@ -257,8 +232,8 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
     # An unknown deal stopped after budget + 1 nodes: one at or below cfg.budget has more to search.
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and done[s].nodes <= cfg.budget]
     head = [line for line in header if not line.startswith("# deepened:")]
-    head.append(DEEPENED.format(budget=cfg.budget) + _probe_text(cfg.probe_nodes))
-    _write_rows(path, head, done)
+    head.append(DEEPENED.format(budget=cfg.budget) + probe_text(cfg.probe_nodes))
+    write_rows(path, head, done)
     tasks = [
         (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds, cfg.probe_nodes)
         for i in range(0, len(todo), CHUNK)
@@ -271,38 +246,11 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
             for lb in labels:
                 assert lb.seed is not None
                 done[lb.seed] = lb
-            _write_rows(path, head, done)
+            write_rows(path, head, done)
             update(labels)
     finally:
         close()
     return path, {s: done[s] for s in seeds if s in done}, len(todo)
-
-
-def _row(lb: Label) -> list[str]:
-    return [
-        str(lb.seed),
-        lb.label,
-        str(lb.nodes),
-        f"{lb.seconds:.4f}",
-        str(lb.length),
-        " ".join(map(str, lb.actions)),
-    ]
-
-
-def _write_rows(path: Path, head: list[str], labels: Mapping[int, Label]) -> None:
-    """Rewrite ``path`` whole (header, then rows in seed order), atomically."""
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w", newline="") as f:
-        f.write("\n".join([*head, ",".join(FIELDS)]) + "\n")
-        writer = csv.writer(f, lineterminator="\n")
-        for seed in sorted(labels):
-            writer.writerow(_row(labels[seed]))
-    tmp.replace(path)
-
-
-def _sort_rows(path: Path) -> None:
-    """Rewrite a finished label file with its rows in seed order (workers finish out of order)."""
-    _write_rows(path, _header_lines(path), read_labels(path))
 
 
 def solve_deck(cfg: SolveConfig, deck_file: str) -> tuple[Label, list[str]]:
