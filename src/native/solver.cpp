@@ -59,6 +59,7 @@ struct Child {
     int priority;             // the variant's priority for the move
     std::vector<int> line;    // the move: one action, or a variant's macro move (solver_moves)
     std::unique_ptr<Game> game;
+    std::uint64_t hash = 0;   // hash_of(*game)
 };
 
 // The move ordering (solver.hpp), shared by the probe and the search: children are popped from
@@ -76,66 +77,93 @@ void order(std::vector<Child>& children) {
 struct Frame {
     std::vector<int> line;  // the move that led here (empty at the root)
     std::vector<Child> children;
+    int discrepancies = 0;  // the probe's: used on the way here
+    bool first = true;      // the probe's: the next child popped is this position's best
 };
 
-}  // namespace
+// The actions from the root to the winning child of the last frame (expand() left it alone there).
+void append_winning_line(const std::vector<Frame>& line, std::vector<int>& out) {
+    for (std::size_t i = 1; i < line.size(); ++i) out.insert(out.end(), line[i].line.begin(), line[i].line.end());
+    const auto& last = line.back().children.back().line;
+    out.insert(out.end(), last.begin(), last.end());
+}
+
+// Nodes (one per move tried) and seconds, shared by the probe and the search.
+struct Budget {
+    std::uint64_t max_nodes;
+    double max_seconds;  // <= 0: no time limit
+    std::chrono::steady_clock::time_point t0;
+    std::uint64_t nodes = 0;
+
+    // Count one more node; false once the budget is spent.
+    bool spend() {
+        if (++nodes > max_nodes) return false;
+        return (nodes & 1023) != 0 || max_seconds <= 0 ||
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() <= max_seconds;
+    }
+};
+
+enum class Expanded { Searched, Won, OutOfBudget };
+
+// The children of g that `fresh(hash)` admits, ordered (best last); on Won, `out` holds only the
+// winning move. With the hooks: the variant's safe move alone or its solver_moves(); without:
+// every legal action alone.
+template <class Fresh>
+Expanded expand(const Game& g, Budget& budget, std::vector<Game::SolverMove>& moves, std::vector<std::uint8_t>& mask,
+                Fresh&& fresh, std::vector<Child>& out) {
+    const int before = g.foundation_cards();
+    const int safe = use_hooks ? g.safe_move() : -1;
+    moves.clear();
+    if (safe >= 0) {
+        moves.push_back({{safe}, 0});
+    } else if (use_hooks) {
+        g.solver_moves(moves);
+    } else {
+        mask.resize(static_cast<std::size_t>(g.n_actions()));
+        g.legal_mask(mask.data());
+        for (int a = 0; a < g.n_actions(); ++a)
+            if (mask[static_cast<std::size_t>(a)]) moves.push_back({{a}, 0});
+    }
+    for (auto& move : moves) {
+        if (!budget.spend()) return Expanded::OutOfBudget;
+        auto child = g.clone();
+        for (int a : move.actions) child->apply(a);
+        if (child->won()) {
+            out.clear();
+            out.push_back({0, 0, std::move(move.actions), nullptr});
+            return Expanded::Won;
+        }
+        const std::uint64_t h = hash_of(*child);
+        if (!fresh(h)) continue;
+        const int gain = child->foundation_cards() - before;
+        out.push_back({gain, move.priority, std::move(move.actions), std::move(child), h});
+    }
+    order(out);
+    return Expanded::Searched;
+}
 
 // The probe (solver.hpp): limited discrepancy search. Round k follows the best-ordered child
 // everywhere except on at most k moves of a line; a position met again is searched again only
-// with more discrepancies left than before. Round 0 is one line of the ordering's first choices.
-// Returns the winning line when one is found; used counts the nodes generated.
-namespace {
-bool probe(const Game& start, std::uint64_t max_nodes, double max_seconds, std::chrono::steady_clock::time_point t0,
-           std::uint64_t& used, std::vector<int>& won_line) {
-    using Clock = std::chrono::steady_clock;
+// with more discrepancies to spare than before. Round 0 is one line of the ordering's first
+// choices. True (with the line appended to won_line) when a win is found.
+bool probe(const Game& start, Budget& budget, std::vector<int>& won_line) {
     std::vector<Game::SolverMove> moves;
-    struct PFrame {
-        std::vector<int> line;
-        std::vector<Child> children;
-        int discrepancies;  // used on the way here
-        bool first = true;  // the next child popped is this position's best
-    };
+    std::vector<std::uint8_t> mask;
     for (int k = 0;; ++k) {
         // position -> the most discrepancies to spare it was searched with
         std::unordered_map<std::uint64_t, int> left;
         left.reserve(1024);
-        bool out = false, pruned = false;
-        auto expand = [&](const Game& g, int spare, std::vector<Child>& outv) -> bool {
-            const int before = g.foundation_cards();
-            const int safe = g.safe_move();
-            moves.clear();
-            if (safe >= 0)
-                moves.push_back({{safe}, 0});
-            else
-                g.solver_moves(moves);
-            for (auto& move : moves) {
-                if (++used > max_nodes ||
-                    ((used & 1023) == 0 && max_seconds > 0 &&
-                     std::chrono::duration<double>(Clock::now() - t0).count() > max_seconds)) {
-                    out = true;
-                    return false;
-                }
-                auto child = g.clone();
-                for (int a : move.actions) child->apply(a);
-                if (child->won()) {
-                    outv.clear();
-                    outv.push_back({0, 0, std::move(move.actions), nullptr});
-                    return true;
-                }
-                const auto h = hash_of(*child);
-                auto it = left.find(h);
-                if (it != left.end() && it->second >= spare) continue;
-                const int gain = child->foundation_cards() - before;
-                outv.push_back({gain, move.priority, std::move(move.actions), std::move(child)});
-            }
-            order(outv);
-            return false;
-        };
-        std::vector<PFrame> line;
+        bool pruned = false;
+        std::vector<Frame> line;
         left[hash_of(start)] = k;
-        line.push_back({{}, {}, 0});
-        bool won = expand(start, k, line.back().children);
-        while (!won && !line.empty() && !out) {
+        line.push_back({});
+        int spare = k;  // of the position being expanded or entered
+        auto fresh = [&](std::uint64_t h) {
+            auto it = left.find(h);
+            return it == left.end() || it->second < spare;
+        };
+        Expanded e = expand(start, budget, moves, mask, fresh, line.back().children);
+        while (e == Expanded::Searched && !line.empty()) {
             auto& top = line.back();
             if (top.children.empty()) {
                 line.pop_back();
@@ -150,23 +178,20 @@ bool probe(const Game& start, std::uint64_t max_nodes, double max_seconds, std::
             top.first = false;
             Child next = std::move(top.children.back());
             top.children.pop_back();
-            const auto h = hash_of(*next.game);
-            auto it = left.find(h);
-            if (it != left.end() && it->second >= k - d) continue;  // searched with as much to spare
-            left[h] = k - d;
+            spare = k - d;
+            if (!fresh(next.hash)) continue;  // searched with as much to spare
+            left[next.hash] = spare;
             line.push_back({std::move(next.line), {}, d});
-            won = expand(*next.game, k - d, line.back().children);
+            e = expand(*next.game, budget, moves, mask, fresh, line.back().children);
         }
-        if (won) {
-            for (std::size_t i = 1; i < line.size(); ++i)
-                won_line.insert(won_line.end(), line[i].line.begin(), line[i].line.end());
-            const auto& last = line.back().children.back().line;
-            won_line.insert(won_line.end(), last.begin(), last.end());
+        if (e == Expanded::Won) {
+            append_winning_line(line, won_line);
             return true;
         }
-        if (out || !pruned) return false;  // budget spent, or round k saw every line: nothing new
+        if (e == Expanded::OutOfBudget || !pruned) return false;  // spent, or round k saw every line
     }
 }
+
 }  // namespace
 
 SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes) {
@@ -181,66 +206,23 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
     if (start.won()) return finish(Verdict::Won);
 
     if (use_hooks && probe_nodes > 0) {
-        std::uint64_t used = 0;
-        const bool won = probe(start, std::min(probe_nodes, max_nodes), max_seconds, t0, used, result.actions);
-        result.nodes = std::min(used, std::min(probe_nodes, max_nodes));
+        Budget first{std::min(probe_nodes, max_nodes), max_seconds, t0};
+        const bool won = probe(start, first, result.actions);
+        result.nodes = std::min(first.nodes, first.max_nodes);
         if (won) return finish(Verdict::Won);
     }
 
+    Budget budget{max_nodes, max_seconds, t0, result.nodes};
     HashSet seen;
     seen.insert(hash_of(start));
-    std::vector<std::uint8_t> mask(static_cast<std::size_t>(start.n_actions()));
     std::vector<Game::SolverMove> moves;
-    bool out_of_budget = false;
-    std::unique_ptr<Game> won_game;
-
-    // The children of g worth searching, best last; sets won_game when one of them wins.
-    auto expand = [&](const Game& g, std::vector<Child>& out) {
-        const int before = g.foundation_cards();
-        const int safe = use_hooks ? g.safe_move() : -1;
-        moves.clear();
-        if (safe >= 0) {
-            moves.push_back({{safe}, 0});
-        } else if (use_hooks) {
-            g.solver_moves(moves);
-        } else {
-            g.legal_mask(mask.data());
-            for (int a = 0; a < g.n_actions(); ++a)
-                if (mask[static_cast<std::size_t>(a)]) moves.push_back({{a}, 0});
-        }
-        for (auto& move : moves) {
-            if (++result.nodes > max_nodes ||
-                ((result.nodes & 1023) == 0 && max_seconds > 0 &&
-                 std::chrono::duration<double>(Clock::now() - t0).count() > max_seconds)) {
-                out_of_budget = true;
-                return;
-            }
-            auto child = g.clone();
-            for (int a : move.actions) child->apply(a);
-            if (child->won()) {
-                out.clear();
-                out.push_back({0, 0, std::move(move.actions), nullptr});
-                won_game = std::move(child);
-                return;
-            }
-            if (!seen.insert(hash_of(*child))) continue;
-            out.push_back({child->foundation_cards() - before, move.priority, std::move(move.actions), std::move(child)});
-        }
-        order(out);
-    };
+    std::vector<std::uint8_t> mask;
+    auto fresh = [&](std::uint64_t h) { return seen.insert(h); };
 
     std::vector<Frame> line;
-    line.push_back({{}, {}});
-    expand(start, line.back().children);
-    while (!line.empty() && !out_of_budget) {
-        if (won_game) {
-            for (std::size_t i = 1; i < line.size(); ++i)
-                result.actions.insert(result.actions.end(), line[i].line.begin(), line[i].line.end());
-            const auto& last = line.back().children.back().line;
-            result.actions.insert(result.actions.end(), last.begin(), last.end());
-            result.positions = seen.size();
-            return finish(Verdict::Won);
-        }
+    line.push_back({});
+    Expanded e = expand(start, budget, moves, mask, fresh, line.back().children);
+    while (e == Expanded::Searched && !line.empty()) {
         auto& children = line.back().children;
         if (children.empty()) {
             line.pop_back();
@@ -249,10 +231,15 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
         Child next = std::move(children.back());
         children.pop_back();
         line.push_back({std::move(next.line), {}});
-        expand(*next.game, line.back().children);
+        e = expand(*next.game, budget, moves, mask, fresh, line.back().children);
     }
+    result.nodes = budget.nodes;
     result.positions = seen.size();
-    return finish(out_of_budget ? Verdict::Unknown : Verdict::Lost);
+    if (e == Expanded::Won) {
+        append_winning_line(line, result.actions);
+        return finish(Verdict::Won);
+    }
+    return finish(e == Expanded::OutOfBudget ? Verdict::Unknown : Verdict::Lost);
 }
 
 }  // namespace pg
