@@ -9,6 +9,9 @@ A config's ``imitation`` key turns it on::
       batch_size: 256
       learning_rate: 1.0e-3
       value: true            # also fit the value head to the teacher's discounted returns
+      dagger: 0              # DAgger rounds after the clone (0: none)
+      dagger_episodes: 100   # games the policy plays per round, the teacher advising each decision
+      dagger_epochs: 3       # passes over all the recorded decisions after each round
 
 The teacher plays ``episodes`` games; every decision (observation, legal mask, the teacher's
 action, and the discounted return that followed) is recorded. The PPO policy's masked action
@@ -16,6 +19,14 @@ distribution is then trained to give the teacher's action the highest probabilit
 on the masked logits), and its value head to predict the return, so PPO starts from the
 teacher's play with a critic that already knows what that play is worth. The report shows the
 share of recorded decisions on which the policy's most likely action is the teacher's.
+
+A clone goes wrong where its teacher never went: one decision it misses leads to positions the
+teacher's games never showed, and there the clone may move cards to and fro until the step limit.
+DAgger (Ross, Gordon and Bagnell, 2011) teaches it those positions: in each of ``dagger`` rounds the
+*policy* plays ``dagger_episodes`` new deals, the teacher is asked at every decision what it would
+play (its advice is recorded, the policy's move is played), and the policy is trained again on
+every decision recorded so far. The teacher must be able to advise without playing (``greedy`` and
+``planner`` can: their ``advise`` and ``commit``).
 """
 
 from __future__ import annotations
@@ -37,6 +48,9 @@ DEFAULTS: dict[str, Any] = {
     "batch_size": 256,
     "learning_rate": 1.0e-3,
     "value": True,
+    "dagger": 0,
+    "dagger_episodes": 100,
+    "dagger_epochs": 3,
 }
 
 
@@ -46,12 +60,15 @@ def check_imitation(settings: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"key 'imitation': unknown setting(s) {unknown}; allowed: {', '.join(DEFAULTS)}")
     out = {**DEFAULTS, **settings}
-    for key in ("episodes", "epochs", "batch_size"):
-        if isinstance(out[key], bool) or not isinstance(out[key], int) or out[key] < 1:
-            raise ValueError(f"key 'imitation.{key}' must be a positive integer, got {out[key]!r}")
-    if out["episodes"] > 100_000:
+    for key in ("episodes", "epochs", "batch_size", "dagger", "dagger_episodes", "dagger_epochs"):
+        least = 0 if key == "dagger" else 1
+        if isinstance(out[key], bool) or not isinstance(out[key], int) or out[key] < least:
+            kind = "a whole number >= 0" if least == 0 else "a positive integer"
+            raise ValueError(f"key 'imitation.{key}' must be {kind}, got {out[key]!r}")
+    if out["episodes"] + out["dagger"] * out["dagger_episodes"] > 100_000:
         raise ValueError(
-            "key 'imitation.episodes' must be at most 100000 (its deals must stay below training's)"
+            "keys 'imitation.episodes' + 'imitation.dagger' * 'imitation.dagger_episodes' must be at most "
+            "100000 (their deals must stay below training's)"
         )
     if not isinstance(out["learning_rate"], (int, float)) or not out["learning_rate"] > 0:
         raise ValueError(
@@ -61,6 +78,11 @@ def check_imitation(settings: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"key 'imitation.value' must be true or false, got {out['value']!r}")
     if not isinstance(out["teacher"], str):
         raise ValueError(f"key 'imitation.teacher' must be a policy spec, got {out['teacher']!r}")
+    if out["dagger"] and not (out["teacher"] == "greedy" or out["teacher"].split(":")[0] == "planner"):
+        raise ValueError(
+            f"key 'imitation.dagger' needs a teacher that can advise without playing (greedy or "
+            f"planner[:settings]), got {out['teacher']!r}"
+        )
     return out
 
 
@@ -70,10 +92,22 @@ class Demonstrations:
 
     obs: np.ndarray  # (n, obs_size) float32
     masks: np.ndarray  # (n, n_actions) bool
-    actions: np.ndarray  # (n,) int64
+    actions: np.ndarray  # (n,) int64: the teacher's choice (played, or advised in a DAgger round)
+    played: np.ndarray  # (n,) int64: the move played (the teacher's, or the student's in DAgger)
     returns: np.ndarray  # (n,) float32
     wins: int
     episodes: int
+
+    def __add__(self, other: Demonstrations) -> Demonstrations:
+        return Demonstrations(
+            obs=np.concatenate([self.obs, other.obs]),
+            masks=np.concatenate([self.masks, other.masks]),
+            actions=np.concatenate([self.actions, other.actions]),
+            played=np.concatenate([self.played, other.played]),
+            returns=np.concatenate([self.returns, other.returns]),
+            wins=self.wins + other.wins,
+            episodes=self.episodes + other.episodes,
+        )
 
 
 def collect(
@@ -86,12 +120,20 @@ def collect(
     gamma: float,
     report: Callable[[str], None],
     move_features: bool = False,
+    student: Any = None,
+    first_seed: int = IMITATION_DEAL_SEED,
 ) -> Demonstrations:
-    """Play ``teacher`` on ``episodes`` deals and record every decision (with ``move_features``,
-    the observations carry :mod:`agents.move_features`' numbers, as the trained policy's do)."""
+    """Play ``teacher`` on ``episodes`` deals (``first_seed`` up) and record every decision (with
+    ``move_features``, the observations carry :mod:`agents.move_features`' numbers, as the trained
+    policy's do). With a ``student`` (a MaskablePPO model), the student plays, deterministically,
+    and the teacher's advice at each of its decisions is recorded (a DAgger round); ``wins`` then
+    counts the student's wins."""
     from agents.policies import make_policy
 
-    policy = make_policy(teacher)
+    policy: Any = make_policy(teacher)
+    if student is not None and not hasattr(policy, "advise"):
+        raise ValueError(f"teacher {teacher!r} cannot advise without playing (DAgger: greedy or planner)")
+    who = teacher if student is None else f"the policy (advised by {teacher})"
     env = gym.make(env_id, reward=reward, **env_kwargs)
     if move_features:
         from agents.move_features import MoveFeatures
@@ -100,20 +142,29 @@ def collect(
     obs_l: list[np.ndarray] = []
     mask_l: list[np.ndarray] = []
     act_l: list[int] = []
+    played_l: list[int] = []
     ret_l: list[float] = []
-    wins = 0
+    wins = taken = 0  # taken: the student's moves that were the teacher's advice
     for i in range(episodes):
-        seed = IMITATION_DEAL_SEED + i
+        seed = first_seed + i
         obs, info = env.reset(seed=seed)
         policy.reset(seed)
         rewards: list[float] = []
         done = False
         while not done:
-            a = policy(env.unwrapped, obs)  # type: ignore[arg-type]
+            mask = info["action_mask"].astype(bool)
+            if student is None:
+                a = played = policy(env.unwrapped, obs)
+            else:
+                a = policy.advise(env.unwrapped, obs)
+                played = int(student.predict(obs, action_masks=mask, deterministic=True)[0])
+                policy.commit(env.unwrapped, played)
+                taken += played == a
             obs_l.append(obs)
-            mask_l.append(info["action_mask"].astype(bool))
+            mask_l.append(mask)
             act_l.append(a)
-            obs, r, term, trunc, info = env.step(a)
+            played_l.append(played)
+            obs, r, term, trunc, info = env.step(played)
             rewards.append(float(r))
             done = term or trunc
         wins += bool(info.get("won"))
@@ -124,14 +175,17 @@ def collect(
             returns.append(g)
         ret_l.extend(reversed(returns))
         if (i + 1) % max(1, episodes // 10) == 0 or i + 1 == episodes:
+            advised = f" ({100 * taken / len(act_l):.1f}% as advised)" if student is not None else ""
             report(
-                f"imitation: {teacher} played {i + 1}/{episodes} deals, {wins} won, {len(act_l):,} decisions"
+                f"imitation: {who} played {i + 1}/{episodes} deals, {wins} won, "
+                f"{len(act_l):,} decisions{advised}"
             )
     env.close()  # type: ignore[no-untyped-call, unused-ignore]
     return Demonstrations(
         obs=np.asarray(obs_l, dtype=np.float32),
         masks=np.asarray(mask_l, dtype=bool),
         actions=np.asarray(act_l, dtype=np.int64),
+        played=np.asarray(played_l, dtype=np.int64),
         returns=np.asarray(ret_l, dtype=np.float32),
         wins=wins,
         episodes=episodes,

@@ -86,19 +86,33 @@ class PlannerPolicy:
         self.wait = 0  # greedy moves still to play after a round without a win
         self.unseen = -1  # unseen cards when that round was played
         self.stats = Counter[str]()  # decisions by how they were made (for measuring)
+        self._how: str | None = None  # how the advice not yet committed was made
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        action = self.advise(env, obs)
+        self.commit(env, action)
+        return action
+
+    def advise(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        """The move the planner would play now, not yet played: :meth:`commit` must follow with
+        the move that is played (the advice, or another policy's move, as DAgger plays)."""
         legal: list[int] = [int(a) for a in np.flatnonzero(env.action_masks())]
         if len(legal) == 1:
             action, how = legal[0], "forced"
         else:
             action, how = self._choose(env, legal)
-        if how != "greedy":  # greedy counts visits (its cycle guard) and replays moves (its shadow)
-            self.greedy.follow(env, action)
         self.stats[how] += 1
+        self._how = how
+        return action
+
+    def commit(self, env: PatienceEnv, action: int) -> None:
+        """``action`` is played in the current position (before the env steps): plans that do not
+        start with it are dropped, and greedy (the fallback) learns it."""
+        if self._how != "greedy":  # greedy counts visits (its cycle guard) and replays moves (its
+            self.greedy.follow(env, action)  # shadow); after its own call it learns any move itself
+        self._how = None
         self.actions.append(action)
         self.plans = [_Plan(p.deck, p.line[1:]) for p in self.plans if p.line and p.line[0] == action]
-        return action
 
     def _choose(self, env: PatienceEnv, legal: list[int]) -> tuple[int, str]:
         self.plans = [p for p in self.plans if self._still_wins(env, p, legal)]

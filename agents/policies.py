@@ -122,6 +122,14 @@ class GreedyPolicy:
         self._enter(reference(env.game))
         self.history.append(int(action))
 
+    def advise(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        """Greedy's move now; whichever move is then played, greedy learns it at its next call
+        (from the position it leads to), so :meth:`commit` has nothing to do."""
+        return self(env, obs)
+
+    def commit(self, env: PatienceEnv, action: int) -> None:
+        """Nothing: the move played is learnt from the next position (see :meth:`advise`)."""
+
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         game = reference(env.game)  # the Python twin on the native engine: clones are cheap there
         self._enter(game)

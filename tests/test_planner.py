@@ -169,3 +169,30 @@ def test_a_plan_is_reused_while_it_still_wins() -> None:
     planner = make_planner("samples=4,budget=5000")
     _play(env, planner, 0)
     assert planner.stats["plan"] > planner.stats["solved"] > 0
+
+
+def test_the_planner_advises_without_playing_and_follows_the_move_played():
+    """DAgger asks the planner's advice and plays another policy's move: after ``commit`` the
+    planner knows the move played (its history, its greedy fallback's), and plays on unharmed."""
+    env = gym.make("patience_gym/Klondike-v0")
+    planner = PlannerPolicy(samples=2, budget=2_000)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=3)
+    planner.reset(3)
+    played: list[int] = []
+    for _ in range(30):
+        legal = np.flatnonzero(info["action_mask"])
+        assert planner.advise(env.unwrapped, obs) in legal
+        move = int(rng.choice(legal))
+        planner.commit(env.unwrapped, move)
+        played.append(move)
+        obs, _, term, trunc, info = env.step(move)
+        assert planner.actions == played
+        if term or trunc:
+            break
+    for _ in range(20):  # on its own again: its greedy fallback was kept in step (it raises if not)
+        if not info["action_mask"].any():
+            break
+        obs, _, term, trunc, info = env.step(planner(env.unwrapped, obs))
+        if term or trunc:
+            break
