@@ -1,0 +1,150 @@
+"""Where the planner loses deals a player seeing every card wins: the move that loses each one.
+
+::
+
+    python scripts/planner_losses.py --seeds 0:40
+    python scripts/planner_losses.py --spec planner:samples=4,budget=5000 --seeds 0:20
+
+The planner plays each deal the solver's labels call won (Klondike with ``draw=3, passes=None,
+partial_moves=True`` by default; ``--set name=value`` for other options, ``--env`` for another
+variant). Where it loses, the real deal is solved (every card seen; ``--budget`` nodes, half in the
+probe) after each prefix of its moves, by bisection, to find the first move after which it is no
+longer won, and the script prints how the planner made that move: following a reused winning
+line (``plan``), a fresh vote of the sampled deals (``solved``), or its greedy fallback (``greedy``).
+"No longer won" at a finite budget is "lost" or "unknown"; both are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+import patience_gym  # noqa: F401  (registers the ids)
+from agents.labels import labels_for
+from agents.planner import PlannerPolicy
+from agents.policies import make_policy
+from agents.solve import parse_seeds
+from patience_gym.core.cards import card_name
+from patience_gym.env import PatienceEnv
+from patience_gym.games import get_variant
+from patience_gym.native import reference
+from patience_gym.solver import solve_line
+
+DEFAULT_SETS = ["draw=3", "passes=null", "partial_moves=true"]
+
+
+def parse_sets(items: list[str]) -> dict[str, Any]:
+    """``--set draw=3`` -> ``{"draw": 3}`` (values read as YAML scalars: ``null``, ``true``)."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--set takes NAME=VALUE, got {item!r}")
+        out[key] = yaml.safe_load(value)
+    return out
+
+
+def play(
+    env_id: str, options: dict[str, Any], spec: str, seed: int
+) -> tuple[PatienceEnv, list[int], list[str], bool]:
+    """The planner's game on ``seed``: the env at its end, the moves, how each was made, and whether
+    it won."""
+    env = gym.make(env_id, **options)
+    obs, info = env.reset(seed=seed)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    planner = make_policy(spec)
+    if not isinstance(planner, PlannerPolicy):
+        raise SystemExit(f"planner_losses: {spec!r} is not a planner spec (planner[:settings])")
+    planner.reset(seed)
+    hows: list[str] = []
+    done = False
+    while not done:
+        before = Counter(planner.stats)
+        action = planner(core, obs)
+        hows.append(next(k for k in planner.stats if planner.stats[k] != before[k]))
+        obs, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    return core, list(planner.actions), hows, bool(info["won"])
+
+
+def deck_of(core: PatienceEnv) -> list[str]:
+    """The real deal, every card (what the solver is given; the planner never reads it)."""
+    return [card_name(c) for c in reference(core.game).initial_pack]
+
+
+def losing_move(core: PatienceEnv, actions: list[int], budget: int) -> tuple[int, str]:
+    """The first n such that the real deal is no longer won after ``actions[:n]``, and its label."""
+    deck = deck_of(core)
+
+    def label(n: int) -> str:
+        return solve_line(
+            core.variant, core.game.options, deck, actions[:n], max_nodes=budget, probe_nodes=budget // 2
+        ).label
+
+    lo, hi = 0, len(actions)  # won after lo moves (the deal is labelled won); not after hi
+    if label(hi) == "won":
+        return -1, "won"
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if label(mid) == "won":
+            lo = mid
+        else:
+            hi = mid
+    return hi, label(hi)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env", default="Klondike-v0", help="variant (default Klondike-v0)")
+    parser.add_argument("--set", action="append", default=None, metavar="NAME=VALUE", help="env option")
+    parser.add_argument("--spec", default="planner:samples=8,budget=20000,probe=20000", help="planner spec")
+    parser.add_argument("--seeds", default="0:40", help="seed range a:b (default 0:40)")
+    parser.add_argument("--budget", type=int, default=2_000_000, help="solver nodes per check")
+    args = parser.parse_args(argv)
+    try:
+        variant = get_variant(args.env)
+        options = parse_sets(args.set if args.set is not None else DEFAULT_SETS)
+        variant.make_game(**options)
+        seeds = parse_seeds(args.seeds)
+    except (ValueError, KeyError) as e:
+        print(f"planner_losses: {e}", file=sys.stderr)
+        return 2
+    labels = labels_for(variant.env_name, options, Path(__file__).resolve().parents[1] / "results" / "labels")
+    if not labels:
+        print(
+            f"planner_losses: no labels for {variant.env_name} {options} (patience-gym solve)",
+            file=sys.stderr,
+        )
+        return 2
+    kinds: Counter[str] = Counter()
+    won = 0
+    for seed in seeds:
+        if seed not in labels or labels[seed].label != "won":
+            continue
+        core, actions, hows, planner_won = play(variant.env_id, options, args.spec, seed)
+        if planner_won:
+            won += 1
+            continue
+        n, label = losing_move(core, actions, args.budget)
+        if n < 0:
+            print(f"seed {seed}: lost, yet the real deal is still won at the end (budget too small?)")
+            continue
+        kinds[hows[n - 1]] += 1
+        print(
+            f"seed {seed}: still won after {n - 1} moves; move {n} ({hows[n - 1]}) leaves it {label}",
+            flush=True,
+        )
+    lost = sum(kinds.values())
+    print(f"winnable deals: planner won {won}, lost {lost}; the losing move made by: {dict(kinds)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

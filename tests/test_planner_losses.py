@@ -1,0 +1,52 @@
+"""scripts/planner_losses.py: the move that loses a winnable deal is found, and it is the right one."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from patience_gym.native import native_available
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("planner_losses", ROOT / "scripts" / "planner_losses.py")
+assert spec and spec.loader
+planner_losses = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(planner_losses)
+
+pytestmark = pytest.mark.skipif(not native_available(), reason="the solver needs the native engine")
+
+
+def test_the_losing_move_is_the_first_after_which_the_deal_is_not_won(capsys):
+    from patience_gym.games import get_variant
+    from patience_gym.solver import solve_line
+
+    budget, planner = 200_000, "planner:samples=4,budget=5000"
+    assert planner_losses.main(["--seeds", "0:4", "--budget", str(budget), "--spec", planner]) == 0
+    out = capsys.readouterr().out
+    found = re.findall(r"seed (\d+): still won after (\d+) moves; move (\d+) \((\w+)\) leaves it (\w+)", out)
+    summary = re.search(r"planner won (\d+), lost (\d+)", out)
+    assert summary and int(summary.group(2)) == len(found), out
+    assert found, out  # seeds 1 and 3 are won with every card seen and lost by this planner
+    options = planner_losses.parse_sets(planner_losses.DEFAULT_SETS)
+    variant = get_variant("Klondike-v0")
+    for seed, before, move, how, label in found:
+        env_id = "patience_gym/Klondike-v0"
+        core, actions, hows, won = planner_losses.play(env_id, options, planner, int(seed))
+        assert not won and hows[int(move) - 1] == how and label in ("lost", "unknown")
+        deck = planner_losses.deck_of(core)
+        verdicts = [
+            solve_line(variant, options, deck, actions[:n], max_nodes=budget, probe_nodes=budget // 2).label
+            for n in (int(before), int(move))
+        ]
+        assert int(move) == int(before) + 1
+        assert verdicts == ["won", label]
+
+
+def test_bad_options_are_refused_in_one_line(capsys):
+    assert planner_losses.main(["--set", "draw=7"]) == 2
+    assert "draw=7 is not allowed" in capsys.readouterr().err
+    assert planner_losses.main(["--seeds", "5:2"]) == 2
+    assert capsys.readouterr().err.startswith("planner_losses: ")
