@@ -78,7 +78,9 @@ class TrainConfig:
     imitation: dict[str, Any] = field(default_factory=dict)
     """Warm start by behaviour cloning of a teacher before PPO (:mod:`agents.imitation`):
     ``{teacher: greedy, episodes: 300, epochs: 20, batch_size: 256, learning_rate: 1.0e-3,
-    value: true}``; empty (the default): PPO starts from scratch."""
+    value: true, dagger: 0, dagger_episodes: 100, dagger_epochs: 3}`` (``dagger``: rounds in which
+    the policy plays and the teacher advises, then the policy is trained again on all the advice);
+    empty (the default): PPO starts from scratch."""
     move_features: bool = False
     """Append what each move does to the observation (:mod:`agents.move_features`: legal, cards
     gained, heuristic change, visits of the position it leads to this episode, ...), so that the
