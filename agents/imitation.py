@@ -31,7 +31,7 @@ every decision recorded so far. The teacher must be able to advise without playi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,14 +99,19 @@ class Demonstrations:
     episodes: int
 
     def __add__(self, other: Demonstrations) -> Demonstrations:
+        return Demonstrations.join([self, other])
+
+    @staticmethod
+    def join(parts: Sequence[Demonstrations]) -> Demonstrations:
+        """All the parts' decisions, in order (each array concatenated once)."""
         return Demonstrations(
-            obs=np.concatenate([self.obs, other.obs]),
-            masks=np.concatenate([self.masks, other.masks]),
-            actions=np.concatenate([self.actions, other.actions]),
-            played=np.concatenate([self.played, other.played]),
-            returns=np.concatenate([self.returns, other.returns]),
-            wins=self.wins + other.wins,
-            episodes=self.episodes + other.episodes,
+            obs=np.concatenate([d.obs for d in parts]),
+            masks=np.concatenate([d.masks for d in parts]),
+            actions=np.concatenate([d.actions for d in parts]),
+            played=np.concatenate([d.played for d in parts]),
+            returns=np.concatenate([d.returns for d in parts]),
+            wins=sum(d.wins for d in parts),
+            episodes=sum(d.episodes for d in parts),
         )
 
 
@@ -139,56 +144,59 @@ def collect(
         from agents.move_features import MoveFeatures
 
         env = MoveFeatures(env)
+    parts: list[Demonstrations] = []
+    for i in range(episodes):
+        parts.append(_episode(env, policy, first_seed + i, gamma, student))
+        if (i + 1) % max(1, episodes // 10) == 0 or i + 1 == episodes:
+            wins = sum(d.wins for d in parts)
+            decisions = sum(len(d.actions) for d in parts)
+            taken = sum(int((d.played == d.actions).sum()) for d in parts)
+            advised = f" ({100 * taken / decisions:.1f}% as advised)" if student is not None else ""
+            report(
+                f"imitation: {who} played {i + 1}/{episodes} deals, {wins} won, "
+                f"{decisions:,} decisions{advised}"
+            )
+    env.close()  # type: ignore[no-untyped-call, unused-ignore]
+    return Demonstrations.join(parts)
+
+
+def _episode(env: Any, policy: Any, seed: int, gamma: float, student: Any) -> Demonstrations:
+    """One deal played by ``policy`` (or by ``student``, ``policy`` advising), every decision recorded."""
     obs_l: list[np.ndarray] = []
     mask_l: list[np.ndarray] = []
     act_l: list[int] = []
     played_l: list[int] = []
-    ret_l: list[float] = []
-    wins = taken = 0  # taken: the student's moves that were the teacher's advice
-    for i in range(episodes):
-        seed = first_seed + i
-        obs, info = env.reset(seed=seed)
-        policy.reset(seed)
-        rewards: list[float] = []
-        done = False
-        while not done:
-            mask = info["action_mask"].astype(bool)
-            if student is None:
-                a = played = policy(env.unwrapped, obs)
-            else:
-                a = policy.advise(env.unwrapped, obs)
-                played = int(student.predict(obs, action_masks=mask, deterministic=True)[0])
-                policy.commit(env.unwrapped, played)
-                taken += played == a
-            obs_l.append(obs)
-            mask_l.append(mask)
-            act_l.append(a)
-            played_l.append(played)
-            obs, r, term, trunc, info = env.step(played)
-            rewards.append(float(r))
-            done = term or trunc
-        wins += bool(info.get("won"))
-        g = 0.0
-        returns = []
-        for r in reversed(rewards):
-            g = r + gamma * g
-            returns.append(g)
-        ret_l.extend(reversed(returns))
-        if (i + 1) % max(1, episodes // 10) == 0 or i + 1 == episodes:
-            advised = f" ({100 * taken / len(act_l):.1f}% as advised)" if student is not None else ""
-            report(
-                f"imitation: {who} played {i + 1}/{episodes} deals, {wins} won, "
-                f"{len(act_l):,} decisions{advised}"
-            )
-    env.close()  # type: ignore[no-untyped-call, unused-ignore]
+    rewards: list[float] = []
+    obs, info = env.reset(seed=seed)
+    policy.reset(seed)
+    done = False
+    while not done:
+        mask = info["action_mask"].astype(bool)
+        if student is None:
+            a = played = policy(env.unwrapped, obs)
+        else:
+            a = policy.advise(env.unwrapped, obs)
+            played = int(student.predict(obs, action_masks=mask, deterministic=True)[0])
+            policy.commit(env.unwrapped, played)
+        obs_l.append(obs)
+        mask_l.append(mask)
+        act_l.append(a)
+        played_l.append(played)
+        obs, r, term, trunc, info = env.step(played)
+        rewards.append(float(r))
+        done = term or trunc
+    g, returns = 0.0, []
+    for r in reversed(rewards):
+        g = r + gamma * g
+        returns.append(g)
     return Demonstrations(
         obs=np.asarray(obs_l, dtype=np.float32),
         masks=np.asarray(mask_l, dtype=bool),
         actions=np.asarray(act_l, dtype=np.int64),
         played=np.asarray(played_l, dtype=np.int64),
-        returns=np.asarray(ret_l, dtype=np.float32),
-        wins=wins,
-        episodes=episodes,
+        returns=np.asarray(returns[::-1], dtype=np.float32),
+        wins=int(bool(info.get("won"))),
+        episodes=1,
     )
 
 
