@@ -25,6 +25,7 @@ from typing import Any
 import gymnasium as gym
 
 import patience_gym  # noqa: F401  (registers the ids)
+from agents.config import apply_overrides
 from agents.labels import labels_for
 from agents.planner import PlannerPolicy
 from agents.policies import make_policy
@@ -39,16 +40,8 @@ DEFAULT_SETS = ["draw=3", "passes=null", "partial_moves=true"]
 
 
 def parse_sets(items: list[str]) -> dict[str, Any]:
-    """``--set draw=3`` -> ``{"draw": 3}`` (values read as YAML scalars: ``null``, ``true``)."""
-    import yaml
-
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--set takes NAME=VALUE, got {item!r}")
-        out[key] = yaml.safe_load(value)
-    return out
+    """``--set draw=3`` -> ``{"draw": 3}`` (values read as YAML, as ``patience-gym``'s ``--set``)."""
+    return apply_overrides({}, items)
 
 
 def play(
