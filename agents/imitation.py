@@ -98,9 +98,6 @@ class Demonstrations:
     wins: int
     episodes: int
 
-    def __add__(self, other: Demonstrations) -> Demonstrations:
-        return Demonstrations.join([self, other])
-
     @staticmethod
     def join(parts: Sequence[Demonstrations]) -> Demonstrations:
         """All the parts' decisions, in order (each array concatenated once)."""

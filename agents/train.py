@@ -31,6 +31,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -146,38 +147,28 @@ def train(
 
 def _imitate(cfg: TrainConfig, model: MaskablePPO, out: Path, report: Callable[[str], None]) -> None:
     """Behaviour cloning of the config's teacher into the fresh model (agents.imitation)."""
-    from agents.imitation import IMITATION_DEAL_SEED, check_imitation, collect, pretrain
+    from agents.imitation import IMITATION_DEAL_SEED, Demonstrations, check_imitation, collect, pretrain
     from patience_gym.games import get_variant
 
     settings = check_imitation(cfg.imitation)
-    demos = collect(
+    record = partial(
+        collect,
         get_variant(cfg.env).env_id,
         cfg.env_kwargs,
         settings["teacher"],
-        settings["episodes"],
         reward=cfg.reward,
         gamma=float(model.gamma),
         move_features=cfg.move_features,
         report=report,
     )
+    demos = record(settings["episodes"])
     agreement = pretrain(model, demos, settings, report)
     teacher_wins = f"{demos.wins}/{demos.episodes}"
     for round_ in range(settings["dagger"]):
         first = IMITATION_DEAL_SEED + settings["episodes"] + round_ * settings["dagger_episodes"]
         report(f"imitation: DAgger round {round_ + 1}/{settings['dagger']}")
-        played = collect(
-            get_variant(cfg.env).env_id,
-            cfg.env_kwargs,
-            settings["teacher"],
-            settings["dagger_episodes"],
-            reward=cfg.reward,
-            gamma=float(model.gamma),
-            move_features=cfg.move_features,
-            report=report,
-            student=model,
-            first_seed=first,
-        )
-        demos = demos + played
+        played = record(settings["dagger_episodes"], student=model, first_seed=first)
+        demos = Demonstrations.join([demos, played])
         agreement = pretrain(model, demos, {**settings, "epochs": settings["dagger_epochs"]}, report)
     model.save(out / "imitation_model.zip")
     report(
