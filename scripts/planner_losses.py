@@ -12,6 +12,11 @@ probe) after each prefix of its moves, by bisection, to find the first move afte
 longer won, and the script prints how the planner made that move: following a reused winning
 line (``plan``), a fresh vote of the sampled deals (``solved``), or its greedy fallback (``greedy``).
 "No longer won" at a finite budget is "lost" or "unknown"; both are printed.
+
+``--hindsight N`` asks, at each losing decision, what hindsight optimisation could have seen there:
+every legal move is solved on N deals consistent with what the player has seen (the planner's own
+question, ``--sample-budget`` nodes each, all in the probe) and on the real deal, and the counts of
+sampled deals won, lost and unknown after each move are printed beside the real verdict.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
 from agents.config import apply_overrides
@@ -31,6 +37,7 @@ from agents.planner import PlannerPolicy
 from agents.policies import make_policy
 from agents.solve import parse_seeds
 from patience_gym.core.cards import card_name
+from patience_gym.determinize import consistent_deck
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
 from patience_gym.native import reference
@@ -46,9 +53,9 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
 
 def play(
     env_id: str, options: dict[str, Any], spec: str, seed: int
-) -> tuple[PatienceEnv, list[int], list[str], bool]:
-    """The planner's game on ``seed``: the env at its end, the moves, how each was made, and whether
-    it won."""
+) -> tuple[PatienceEnv, list[int], list[tuple[str, str]], bool]:
+    """The planner's game on ``seed``: the env at its end, the moves, how each was made (and the
+    move in words), and whether it won."""
     env = gym.make(env_id, **options)
     obs, info = env.reset(seed=seed)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
@@ -56,12 +63,13 @@ def play(
     if not isinstance(planner, PlannerPolicy):
         raise SystemExit(f"planner_losses: {spec!r} is not a planner spec (planner[:settings])")
     planner.reset(seed)
-    hows: list[str] = []
+    hows: list[tuple[str, str]] = []
     done = False
     while not done:
         before = Counter(planner.stats)
         action = planner(core, obs)
-        hows.append(next(k for k in planner.stats if planner.stats[k] != before[k]))
+        how = next(k for k in planner.stats if planner.stats[k] != before[k])
+        hows.append((how, core.describe_action(action)))
         obs, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     return core, list(planner.actions), hows, bool(info["won"])
@@ -93,6 +101,44 @@ def losing_move(core: PatienceEnv, actions: list[int], budget: int) -> tuple[int
     return hi, label(hi)
 
 
+def hindsight(
+    env_id: str,
+    options: dict[str, Any],
+    seed: int,
+    actions: list[int],
+    n: int,
+    budget: int,
+    sample_budget: int,
+) -> list[str]:
+    """Lines that show, for each legal move after ``actions``, how many of ``n`` consistent deals
+    are won, lost and unknown after it, and the real deal's verdict after it."""
+    env = gym.make(env_id, **options)
+    env.reset(seed=seed)
+    for a in actions:
+        env.step(a)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    rng = np.random.default_rng(seed)
+    decks, real = [consistent_deck(core, rng) for _ in range(n)], deck_of(core)
+    out = []
+    for move in (int(a) for a in np.flatnonzero(core.action_masks())):
+        line = [*actions, move]
+        verdicts = Counter(
+            solve_line(
+                core.variant, core.game.options, d, line, max_nodes=sample_budget, probe_nodes=sample_budget
+            ).label
+            for d in decks
+        )
+        truth = solve_line(
+            core.variant, core.game.options, real, line, max_nodes=budget, probe_nodes=budget // 2
+        ).label
+        won, lost, unknown = (verdicts[v] for v in ("won", "lost", "unknown"))
+        out.append(
+            f"    {core.describe_action(move):28s} sampled deals won {won:3d}, lost {lost:3d},"
+            f" unknown {unknown:3d}; the real deal: {truth}"
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", default="Klondike-v0", help="variant (default Klondike-v0)")
@@ -100,8 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec", default="planner:samples=8,budget=20000,probe=20000", help="planner spec")
     parser.add_argument("--seeds", default="0:40", help="seed range a:b (default 0:40)")
     parser.add_argument("--budget", type=int, default=2_000_000, help="solver nodes per check")
+    parser.add_argument(
+        "--hindsight", type=int, default=0, metavar="N", help="sampled deals per move (0: none)"
+    )
+    parser.add_argument("--sample-budget", type=int, default=20_000, help="solver nodes per sampled deal")
     args = parser.parse_args(argv)
     try:
+        for name in ("budget", "hindsight", "sample_budget"):
+            least = 0 if name == "hindsight" else 1
+            if getattr(args, name) < least:
+                raise ValueError(f"--{name.replace('_', '-')} must be a whole number >= {least}")
         variant = get_variant(args.env)
         options = parse_sets(args.set if args.set is not None else DEFAULT_SETS)
         variant.make_game(**options)
@@ -129,11 +183,23 @@ def main(argv: list[str] | None = None) -> int:
         if n < 0:
             print(f"seed {seed}: lost, yet the real deal is still won at the end (budget too small?)")
             continue
-        kinds[hows[n - 1]] += 1
+        how, text = hows[n - 1]
+        kinds[how] += 1
         print(
-            f"seed {seed}: still won after {n - 1} moves; move {n} ({hows[n - 1]}) leaves it {label}",
+            f"seed {seed}: still won after {n - 1} moves; move {n} ({how}: {text}) leaves it {label}",
             flush=True,
         )
+        if args.hindsight:
+            lines = hindsight(
+                variant.env_id,
+                options,
+                seed,
+                actions[: n - 1],
+                args.hindsight,
+                args.budget,
+                args.sample_budget,
+            )
+            print("\n".join(lines), flush=True)
     lost = sum(kinds.values())
     print(f"winnable deals: planner won {won}, lost {lost}; the losing move made by: {dict(kinds)}")
     return 0
