@@ -50,7 +50,6 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "budget": (20_000, "solver node budget per deal"),
     "retry": (8, "greedy moves after a round with no deal won (a card turning up ends the wait)"),
     "probe": (0, "nodes of each budget spent first on the solver's probe for a win (0 to budget)"),
-    "check": (0, "N > 0: keep N sampled deals won and take the move after which most stay won (0: vote)"),
 }
 
 
@@ -65,9 +64,7 @@ class PlannerPolicy:
 
     name = "planner"
 
-    def __init__(
-        self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0, check: int = 0
-    ) -> None:
+    def __init__(self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"planner: {key} must be a whole number >= 1, got {value!r}")
@@ -75,11 +72,8 @@ class PlannerPolicy:
             raise ValueError(
                 f"planner: probe must be a whole number from 0 to the budget ({budget}), got {probe!r}"
             )
-        if isinstance(check, bool) or not isinstance(check, int) or check < 0:
-            raise ValueError(f"planner: check must be a whole number >= 0, got {check!r}")
         self.samples, self.budget, self.retry, self.probe = samples, budget, retry, probe
-        self.check = check
-        probed = (f",probe={probe}" if probe else "") + (f",check={check}" if check else "")
+        probed = f",probe={probe}" if probe else ""
         self.name = f"planner(samples={samples},budget={budget},retry={retry}{probed})"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -122,81 +116,24 @@ class PlannerPolicy:
 
     def _choose(self, env: PatienceEnv, legal: list[int]) -> tuple[int, str]:
         self.plans = [p for p in self.plans if self._still_wins(env, p, legal)]
-        if self.check:
-            return self._choose_checked(env, legal)
         if self.plans:
             return self._vote(), "plan"
         unseen = len(unseen_positions(env))
         if self.wait > 0 and unseen == self.unseen:
             self.wait -= 1
             return self.greedy(env, np.zeros(0)), "greedy"
-        self._sample(env, self.samples)
+        variant, options = env.variant, env.game.options
+        for _ in range(self.samples):
+            deck = consistent_deck(env, self.rng)
+            label = solve_line(
+                variant, options, deck, self.actions, max_nodes=self.budget, probe_nodes=self.probe
+            )
+            if label.label == "won" and label.actions:
+                self.plans.append(_Plan(deck, list(label.actions)))
         if self.plans:
             return self._vote(), "solved"
         self.wait, self.unseen = self.retry, unseen
         return self.greedy(env, np.zeros(0)), "greedy"
-
-    def _sample(self, env: PatienceEnv, n: int) -> None:
-        """Solve ``n`` consistent deals from here; those won join the plans."""
-        for _ in range(n):
-            deck = consistent_deck(env, self.rng)
-            label = solve_line(
-                env.variant,
-                env.game.options,
-                deck,
-                self.actions,
-                max_nodes=self.budget,
-                probe_nodes=self.probe,
-            )
-            if label.label == "won" and label.actions:
-                self.plans.append(_Plan(deck, list(label.actions)))
-
-    def _choose_checked(self, env: PatienceEnv, legal: list[int]) -> tuple[int, str]:
-        """``check`` mode: the plans' deals are kept, ``check`` of them where the solver wins them
-        (topped up with new consistent deals once a card turns up or ``retry`` decisions have
-        passed), and every move is judged on all of them: hindsight optimisation on a pool."""
-        unseen, how = len(unseen_positions(env)), "plan"
-        if len(self.plans) < self.check and (unseen != self.unseen or self.wait == 0):
-            self._sample(env, self.check - len(self.plans))
-            self.unseen, self.wait, how = unseen, self.retry, "solved"
-        else:
-            self.wait = max(0, self.wait - 1)
-        if not self.plans:
-            return self.greedy(env, np.zeros(0)), "greedy"
-        return self._pooled_vote(env, legal), how
-
-    def _pooled_vote(self, env: PatienceEnv, legal: list[int]) -> int:
-        """The move after which most of the plans' deals are still won (solved again after it where
-        a line takes another move), trying the moves the lines vote for most first (ties: the
-        lowest id) and stopping at one that keeps them all; the plans become its winning lines."""
-        votes = Counter(p.line[0] for p in self.plans)
-        best: tuple[int, list[_Plan]] = (-1, [])
-        for move in sorted(legal, key=lambda a: (-votes[a], a)):
-            if len(best[1]) == len(self.plans):
-                break
-            kept: list[_Plan] = []
-            for i, plan in enumerate(self.plans):
-                if len(kept) + len(self.plans) - i <= len(best[1]):
-                    break  # cannot keep more than the best so far
-                after = plan if plan.line[0] == move else self._after(env, plan.deck, move)
-                if after is not None:
-                    kept.append(after)
-            if len(kept) > len(best[1]):
-                best = (move, kept)
-        self.plans = best[1]  # not empty: each line's first move keeps at least its own deal won
-        return best[0]
-
-    def _after(self, env: PatienceEnv, deck: list[str], move: int) -> _Plan | None:
-        """The deal ``deck`` solved after ``move``: a plan whose line starts with it, or None."""
-        label = solve_line(
-            env.variant,
-            env.game.options,
-            deck,
-            [*self.actions, move],
-            max_nodes=self.budget,
-            probe_nodes=self.probe,
-        )
-        return _Plan(deck, [move, *label.actions]) if label.label == "won" else None
 
     def _vote(self) -> int:
         """The first move most winning lines take (ties: the lowest id)."""
@@ -236,7 +173,7 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
-        least = 0 if key in ("probe", "check") else 1
+        least = 0 if key == "probe" else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:
