@@ -80,14 +80,17 @@ def deck_of(core: PatienceEnv) -> list[str]:
     return [card_name(c) for c in reference(core.game).initial_pack]
 
 
+def label_after(core: PatienceEnv, deck: list[str], line: list[int], budget: int, probe: int) -> str:
+    """The solver's label for ``deck`` after ``line``, in ``core``'s variant and options."""
+    return solve_line(core.variant, core.game.options, deck, line, max_nodes=budget, probe_nodes=probe).label
+
+
 def losing_move(core: PatienceEnv, actions: list[int], budget: int) -> tuple[int, str]:
     """The first n such that the real deal is no longer won after ``actions[:n]``, and its label."""
     deck = deck_of(core)
 
     def label(n: int) -> str:
-        return solve_line(
-            core.variant, core.game.options, deck, actions[:n], max_nodes=budget, probe_nodes=budget // 2
-        ).label
+        return label_after(core, deck, actions[:n], budget, budget // 2)
 
     lo, hi = 0, len(actions)  # won after lo moves (the deal is labelled won); not after hi
     if label(hi) == "won":
@@ -122,15 +125,8 @@ def hindsight(
     out = []
     for move in (int(a) for a in np.flatnonzero(core.action_masks())):
         line = [*actions, move]
-        verdicts = Counter(
-            solve_line(
-                core.variant, core.game.options, d, line, max_nodes=sample_budget, probe_nodes=sample_budget
-            ).label
-            for d in decks
-        )
-        truth = solve_line(
-            core.variant, core.game.options, real, line, max_nodes=budget, probe_nodes=budget // 2
-        ).label
+        verdicts = Counter(label_after(core, d, line, sample_budget, sample_budget) for d in decks)
+        truth = label_after(core, real, line, budget, budget // 2)
         won, lost, unknown = (verdicts[v] for v in ("won", "lost", "unknown"))
         out.append(
             f"    {core.describe_action(move):28s} sampled deals won {won:3d}, lost {lost:3d},"
