@@ -50,7 +50,6 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "budget": (20_000, "solver node budget per deal"),
     "retry": (8, "greedy moves after a round with no deal won (a card turning up ends the wait)"),
     "probe": (0, "nodes of each budget spent first on the solver's probe for a win (0 to budget)"),
-    "check": (0, "1: check the voted move on every sampled deal still won, take the move most keep won"),
 }
 
 
@@ -65,9 +64,7 @@ class PlannerPolicy:
 
     name = "planner"
 
-    def __init__(
-        self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0, check: int = 0
-    ) -> None:
+    def __init__(self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"planner: {key} must be a whole number >= 1, got {value!r}")
@@ -75,11 +72,8 @@ class PlannerPolicy:
             raise ValueError(
                 f"planner: probe must be a whole number from 0 to the budget ({budget}), got {probe!r}"
             )
-        if check not in (0, 1) or isinstance(check, bool):
-            raise ValueError(f"planner: check must be 0 or 1, got {check!r}")
         self.samples, self.budget, self.retry, self.probe = samples, budget, retry, probe
-        self.check = check
-        probed = (f",probe={probe}" if probe else "") + (",check=1" if check else "")
+        probed = f",probe={probe}" if probe else ""
         self.name = f"planner(samples={samples},budget={budget},retry={retry}{probed})"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -123,7 +117,7 @@ class PlannerPolicy:
     def _choose(self, env: PatienceEnv, legal: list[int]) -> tuple[int, str]:
         self.plans = [p for p in self.plans if self._still_wins(env, p, legal)]
         if self.plans:
-            return (self._checked_vote(env) if self.check else self._vote()), "plan"
+            return self._vote(), "plan"
         unseen = len(unseen_positions(env))
         if self.wait > 0 and unseen == self.unseen:
             self.wait -= 1
@@ -137,7 +131,7 @@ class PlannerPolicy:
             if label.label == "won" and label.actions:
                 self.plans.append(_Plan(deck, list(label.actions)))
         if self.plans:
-            return (self._checked_vote(env) if self.check else self._vote()), "solved"
+            return self._vote(), "solved"
         self.wait, self.unseen = self.retry, unseen
         return self.greedy(env, np.zeros(0)), "greedy"
 
@@ -145,35 +139,6 @@ class PlannerPolicy:
         """The first move most winning lines take (ties: the lowest id)."""
         votes = Counter(p.line[0] for p in self.plans)
         return min(votes, key=lambda a: (-votes[a], a))
-
-    def _checked_vote(self, env: PatienceEnv) -> int:
-        """Hindsight optimisation over the plans' deals: the moves the lines vote for, most votes
-        first, are each tried on every deal (solved after the move where its line takes another);
-        the first move that keeps every deal won, else the one that keeps most, is taken, and the
-        plans become the winning lines that start with it."""
-        votes = Counter(p.line[0] for p in self.plans)
-        best: tuple[int, list[_Plan]] = (-1, [])
-        for move in sorted(votes, key=lambda a: (-votes[a], a)):
-            kept = [p if p.line[0] == move else self._after(env, p.deck, move) for p in self.plans]
-            won = [p for p in kept if p is not None]
-            if len(won) > len(best[1]):
-                best = (move, won)
-            if len(won) == len(self.plans):
-                break
-        self.plans = best[1]
-        return best[0]
-
-    def _after(self, env: PatienceEnv, deck: list[str], move: int) -> _Plan | None:
-        """The deal ``deck`` solved after ``move``: a plan whose line starts with it, or None."""
-        label = solve_line(
-            env.variant,
-            env.game.options,
-            deck,
-            [*self.actions, move],
-            max_nodes=self.budget,
-            probe_nodes=self.probe,
-        )
-        return _Plan(deck, [move, *label.actions]) if label.label == "won" else None
 
     def _still_wins(self, env: PatienceEnv, plan: _Plan, legal: list[int]) -> bool:
         """The plan's deal still looks like the real one, or, repaired, is still won by its line."""
@@ -208,7 +173,7 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
-        least = 0 if key in ("probe", "check") else 1
+        least = 0 if key == "probe" else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:
