@@ -115,13 +115,10 @@ class PlannerPolicy:
         self.plans = [_Plan(p.deck, p.line[1:]) for p in self.plans if p.line and p.line[0] == action]
 
     def _choose(self, env: PatienceEnv, legal: list[int]) -> tuple[int, str]:
-        unseen = len(unseen_positions(env))
-        import os
-        if os.environ.get("PG_REFRESH") and unseen != getattr(self, "_seen_at", -1):
-            self.plans, self._seen_at = [], unseen
         self.plans = [p for p in self.plans if self._still_wins(env, p, legal)]
         if self.plans:
             return self._vote(), "plan"
+        unseen = len(unseen_positions(env))
         if self.wait > 0 and unseen == self.unseen:
             self.wait -= 1
             return self.greedy(env, np.zeros(0)), "greedy"
