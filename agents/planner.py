@@ -117,13 +117,7 @@ class PlannerPolicy:
     def _choose(self, env: PatienceEnv, legal: list[int]) -> tuple[int, str]:
         self.plans = [p for p in self.plans if self._still_wins(env, p, legal)]
         if self.plans:
-            import os
-            move = self._vote()
-            if os.environ.get("PG_REVEAL"):
-                r = self._reveal_first(env, legal, move)
-                if r is not None:
-                    return r, "reveal"
-            return move, "plan"
+            return self._vote(), "plan"
         unseen = len(unseen_positions(env))
         if self.wait > 0 and unseen == self.unseen:
             self.wait -= 1
@@ -140,31 +134,6 @@ class PlannerPolicy:
             return self._vote(), "solved"
         self.wait, self.unseen = self.retry, unseen
         return self.greedy(env, np.zeros(0)), "greedy"
-
-    def _reveal_first(self, env: PatienceEnv, legal: list[int], move: int) -> int | None:
-        plan = next(p for p in self.plans if p.line[0] == move)
-        unseen = len(unseen_positions(env))
-
-        def unseen_after(a: int) -> int:
-            game = make_game(env.variant, "native", **env.game.options)
-            game.new_game(None, plan.deck)
-            for b in (*self.actions, a):
-                game.apply(b)
-            return len(unseen_positions(game))
-
-        if unseen_after(move) < unseen:
-            return None
-        for a in legal:
-            if a == move or unseen_after(a) >= unseen:
-                continue
-            label = solve_line(
-                env.variant, env.game.options, plan.deck, [*self.actions, a],
-                max_nodes=self.budget, probe_nodes=self.probe,
-            )
-            if label.label == "won":
-                self.plans = [_Plan(plan.deck, [a, *label.actions])]
-                return a
-        return None
 
     def _vote(self) -> int:
         """The first move most winning lines take (ties: the lowest id)."""
