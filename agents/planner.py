@@ -50,7 +50,6 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "budget": (20_000, "solver node budget per deal"),
     "retry": (8, "greedy moves after a round with no deal won (a card turning up ends the wait)"),
     "probe": (0, "nodes of each budget spent first on the solver's probe for a win (0 to budget)"),
-    "hop": (0, "N > 0: when no deal is won, score each move by the cards N sampled deals reach after it"),
 }
 
 
@@ -65,9 +64,7 @@ class PlannerPolicy:
 
     name = "planner"
 
-    def __init__(
-        self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0, hop: int = 0
-    ) -> None:
+    def __init__(self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"planner: {key} must be a whole number >= 1, got {value!r}")
@@ -75,10 +72,8 @@ class PlannerPolicy:
             raise ValueError(
                 f"planner: probe must be a whole number from 0 to the budget ({budget}), got {probe!r}"
             )
-        if isinstance(hop, bool) or not isinstance(hop, int) or hop < 0:
-            raise ValueError(f"planner: hop must be a whole number >= 0, got {hop!r}")
-        self.samples, self.budget, self.retry, self.probe, self.hop = samples, budget, retry, probe, hop
-        probed = (f",probe={probe}" if probe else "") + (f",hop={hop}" if hop else "")
+        self.samples, self.budget, self.retry, self.probe = samples, budget, retry, probe
+        probed = f",probe={probe}" if probe else ""
         self.name = f"planner(samples={samples},budget={budget},retry={retry}{probed})"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -113,7 +108,7 @@ class PlannerPolicy:
     def commit(self, env: PatienceEnv, action: int) -> None:
         """``action`` is played in the current position (before the env steps): plans that do not
         start with it are dropped, and greedy (the fallback) learns it."""
-        if self._how not in ("greedy", "hop"):  # greedy counts visits (its cycle guard) and replays moves (its
+        if self._how != "greedy":  # greedy counts visits (its cycle guard) and replays moves (its
             self.greedy.follow(env, action)  # shadow); after its own call it learns any move itself
         self._how = None
         self.actions.append(action)
@@ -126,7 +121,7 @@ class PlannerPolicy:
         unseen = len(unseen_positions(env))
         if self.wait > 0 and unseen == self.unseen:
             self.wait -= 1
-            return self._fallback(env, legal)
+            return self.greedy(env, np.zeros(0)), "greedy"
         variant, options = env.variant, env.game.options
         for _ in range(self.samples):
             deck = consistent_deck(env, self.rng)
@@ -138,27 +133,7 @@ class PlannerPolicy:
         if self.plans:
             return self._vote(), "solved"
         self.wait, self.unseen = self.retry, unseen
-        return self._fallback(env, legal)
-
-    def _fallback(self, env: PatienceEnv, legal: list[int]) -> tuple[int, str]:
-        """Greedy's move; with ``hop``, the move after which ``hop`` sampled deals, solved with every
-        card of each seen, reach the most foundation cards in all (ties: greedy's move, then the
-        lowest id)."""
-        pick = self.greedy(env, np.zeros(0))
-        if not self.hop:
-            return pick, "greedy"
-        decks = [consistent_deck(env, self.rng) for _ in range(self.hop)]
-        scores = {m: sum(self._reach(env, deck, m) for deck in decks) for m in legal}
-        top = max(scores.values())
-        return (pick if scores[pick] == top else min(m for m in legal if scores[m] == top)), "hop"
-
-    def _reach(self, env: PatienceEnv, deck: list[str], move: int) -> int:
-        """The most foundation cards the solver reaches on ``deck`` after ``move``."""
-        label = solve_line(
-            env.variant, env.game.options, deck, [*self.actions, move],
-            max_nodes=self.budget, probe_nodes=self.probe,
-        )
-        return label.best
+        return self.greedy(env, np.zeros(0)), "greedy"
 
     def _vote(self) -> int:
         """The first move most winning lines take (ties: the lowest id)."""
@@ -198,7 +173,7 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
-        least = 0 if key in ("probe", "hop") else 1
+        least = 0 if key == "probe" else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:

@@ -37,7 +37,6 @@ class Label:
     nodes: int  #: positions generated
     seconds: float
     actions: tuple[int, ...] = field(default=())  #: a winning line when won
-    best: int = -1  #: the most foundation cards of a position the search met (-1: not recorded)
 
     @property
     def length(self) -> int:
@@ -77,10 +76,10 @@ def solve_deal(
     game = make_game(variant, "native", **dict(options or {}))
     assert isinstance(game, NativeGame)
     game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
-    verdict, actions, nodes, _positions, seconds, best = _module().solve(
+    verdict, actions, nodes, _positions, seconds = _module().solve(
         game._c, max_nodes, max_seconds or 0.0, probe_nodes
     )
-    return Label(seed, verdict, int(nodes), float(seconds), tuple(int(a) for a in actions), int(best))
+    return Label(seed, verdict, int(nodes), float(seconds), tuple(int(a) for a in actions))
 
 
 def solve_line(
@@ -106,5 +105,5 @@ def solve_line(
     game.new_game(None, deck)
     for a in actions:
         game._c.apply(int(a))  # checked: an illegal id raises instead of corrupting the game
-    verdict, line, nodes, _positions, seconds, best = _module().solve(game._c, max_nodes, 0.0, probe_nodes)
-    return Label(None, verdict, int(nodes), float(seconds), tuple(int(a) for a in line), int(best))
+    verdict, line, nodes, _positions, seconds = _module().solve(game._c, max_nodes, 0.0, probe_nodes)
+    return Label(None, verdict, int(nodes), float(seconds), tuple(int(a) for a in line))

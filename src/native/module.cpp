@@ -303,8 +303,7 @@ NB_MODULE(_native, m) {
                               static_cast<std::uint64_t>(probe_nodes));
             }
             static const char* const VERDICTS[] = {"unknown", "won", "lost"};
-            return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds,
-                                  r.best);
+            return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds);
         },
         "game"_a, "max_nodes"_a, "max_seconds"_a, "probe_nodes"_a = 0,
         "Solve ``game`` with every card known (solver.hpp): (verdict, actions, nodes, positions, seconds), "

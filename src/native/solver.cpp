@@ -94,7 +94,6 @@ struct Budget {
     double max_seconds;  // <= 0: no time limit
     std::chrono::steady_clock::time_point t0;
     std::uint64_t nodes = 0;
-    int best = 0;  // the most foundation cards of a position generated under this budget
 
     // Count one more node; false once the budget is spent.
     bool spend() {
@@ -129,7 +128,6 @@ Expanded expand(const Game& g, Budget& budget, std::vector<Game::SolverMove>& mo
         if (!budget.spend()) return Expanded::OutOfBudget;
         auto child = g.clone();
         for (int a : move.actions) child->apply(a);
-        budget.best = std::max(budget.best, child->foundation_cards());
         if (child->won()) {
             out.clear();
             out.push_back({0, 0, std::move(move.actions), nullptr});
@@ -200,7 +198,6 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     SolveResult result;
-    result.best = start.foundation_cards();
     auto finish = [&](Verdict v) {
         result.verdict = v;
         result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -212,7 +209,6 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
         Budget first{std::min(probe_nodes, max_nodes), max_seconds, t0};
         const bool won = probe(start, first, result.actions);
         result.nodes = std::min(first.nodes, first.max_nodes);
-        result.best = std::max(result.best, first.best);
         if (won) return finish(Verdict::Won);
     }
 
@@ -239,7 +235,6 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
     }
     result.nodes = budget.nodes;
     result.positions = seen.size();
-    result.best = std::max(result.best, budget.best);
     if (e == Expanded::Won) {
         append_winning_line(line, result.actions);
         return finish(Verdict::Won);

@@ -41,7 +41,6 @@ struct SolveResult {
     std::uint64_t nodes = 0;      // positions generated (one per move tried, a macro move counting once)
     std::uint64_t positions = 0;  // distinct canonical positions stored
     double seconds = 0.0;
-    int best = 0;                 // the most foundation cards of any position generated (the start's included)
 };
 
 // Solve from `start` (not modified). max_nodes > 0; max_seconds <= 0 means no time limit.
