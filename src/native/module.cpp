@@ -292,25 +292,23 @@ NB_MODULE(_native, m) {
 
     m.def(
         "solve",
-        [](const pg::Game& g, std::int64_t max_nodes, double max_seconds, std::int64_t probe_nodes, int beam) {
+        [](const pg::Game& g, std::int64_t max_nodes, double max_seconds, std::int64_t probe_nodes) {
             if (max_nodes <= 0) throw std::invalid_argument("max_nodes must be positive, got " + std::to_string(max_nodes));
             if (probe_nodes < 0)
                 throw std::invalid_argument("probe_nodes must be >= 0, got " + std::to_string(probe_nodes));
-            if (beam < 0) throw std::invalid_argument("beam must be >= 0, got " + std::to_string(beam));
             pg::SolveResult r;
             {
                 nb::gil_scoped_release release;
                 r = pg::solve(g, static_cast<std::uint64_t>(max_nodes), max_seconds,
-                              static_cast<std::uint64_t>(probe_nodes), beam);
+                              static_cast<std::uint64_t>(probe_nodes));
             }
             static const char* const VERDICTS[] = {"unknown", "won", "lost"};
             return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds);
         },
-        "game"_a, "max_nodes"_a, "max_seconds"_a, "probe_nodes"_a = 0, "beam"_a = 0,
+        "game"_a, "max_nodes"_a, "max_seconds"_a, "probe_nodes"_a = 0,
         "Solve ``game`` with every card known (solver.hpp): (verdict, actions, nodes, positions, seconds), "
         "verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached). "
-        "probe_nodes: the first nodes of the budget go to a limited discrepancy search for a win, or with beam > 0 "
-        "to a beam search keeping that many positions per layer.");
+        "probe_nodes: the first nodes of the budget go to a limited discrepancy search for a win.");
 
     nb::class_<Stepper>(m, "Stepper")
         .def(nb::init<pg::Game&, Vec<std::int8_t>, Vec<float>>(), "game"_a, "mask"_a.noconvert(),

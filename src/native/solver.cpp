@@ -192,91 +192,9 @@ bool probe(const Game& start, Budget& budget, std::vector<int>& won_line) {
     }
 }
 
-// The beam probe (solver.hpp): positions in layers by actions from the start (single legal
-// actions, or the variant's safe move alone: macro moves would make a layer as wide as the whole
-// stock); of each layer's
-// children only the `width` best go on (most foundation cards, then most legal actions), and a
-// position generated before in any layer is not generated again. It answers Won (with the line
-// rebuilt from each kept position's parent) or nothing: what it drops is never searched.
-bool beam(const Game& start, Budget& budget, int width, std::vector<int>& won_line) {
-    struct Kept {
-        int parent;             // index in the layer before
-        std::vector<int> move;  // the move from there
-    };
-    struct Candidate {
-        long score;
-        int parent;
-        std::vector<int> move;
-        std::unique_ptr<Game> game;
-    };
-    std::vector<std::vector<Kept>> trail{{{-1, {}}}};  // trail[d][i]: how layer d's position i was reached
-    std::vector<std::unique_ptr<Game>> layer;
-    layer.push_back(start.clone());
-    HashSet seen;
-    seen.insert(hash_of(start));
-    auto fresh = [&](std::uint64_t h) { return seen.insert(h); };
-    std::vector<Game::SolverMove> moves;
-    std::vector<std::uint8_t> mask;
-    std::vector<Child> children;
-    auto rebuild = [&](int index, const std::vector<int>& last) {
-        std::vector<std::vector<int>> back{last};
-        for (std::size_t d = trail.size() - 1; d > 0; --d) {
-            back.push_back(trail[d][static_cast<std::size_t>(index)].move);
-            index = trail[d][static_cast<std::size_t>(index)].parent;
-        }
-        for (auto it = back.rbegin(); it != back.rend(); ++it) won_line.insert(won_line.end(), it->begin(), it->end());
-    };
-    while (!layer.empty()) {
-        std::vector<Candidate> next;
-        for (std::size_t i = 0; i < layer.size(); ++i) {
-            children.clear();
-            const Game& g = *layer[i];
-            moves.clear();  // single legal actions, not macro moves: a layer is one action deep
-            if (const int safe = g.safe_move(); safe >= 0) {
-                moves.push_back({{safe}, 0});
-            } else {
-                mask.resize(static_cast<std::size_t>(g.n_actions()));
-                g.legal_mask(mask.data());
-                for (int a = 0; a < g.n_actions(); ++a)
-                    if (mask[static_cast<std::size_t>(a)]) moves.push_back({{a}, 0});
-            }
-            for (auto& move : moves) {
-                if (!budget.spend()) return false;
-                auto child = g.clone();
-                child->apply(move.actions[0]);
-                if (child->won()) {
-                    rebuild(static_cast<int>(i), move.actions);
-                    return true;
-                }
-                const std::uint64_t h = hash_of(*child);
-                if (fresh(h)) children.push_back({0, 0, std::move(move.actions), std::move(child), h});
-            }
-            for (auto& c : children) {
-                mask.resize(static_cast<std::size_t>(c.game->n_actions()));
-                c.game->legal_mask(mask.data());
-                const long mobility = std::count(mask.begin(), mask.end(), std::uint8_t{1});
-                const long score = 4096L * c.game->foundation_cards() + mobility;
-                next.push_back({score, static_cast<int>(i), std::move(c.line), std::move(c.game)});
-            }
-        }
-        const std::size_t keep = std::min(next.size(), static_cast<std::size_t>(width));
-        std::partial_sort(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(keep), next.end(),
-                          [](const Candidate& x, const Candidate& y) { return x.score > y.score; });
-        next.resize(keep);
-        layer.clear();
-        trail.emplace_back();
-        for (auto& c : next) {
-            trail.back().push_back({c.parent, std::move(c.move)});
-            layer.push_back(std::move(c.game));
-        }
-    }
-    return false;
-}
-
 }  // namespace
 
-SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes,
-                  int beam_width) {
+SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes) {
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     SolveResult result;
@@ -289,8 +207,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
 
     if (use_hooks && probe_nodes > 0) {
         Budget first{std::min(probe_nodes, max_nodes), max_seconds, t0};
-        const bool won = beam_width > 0 ? beam(start, first, beam_width, result.actions)
-                                        : probe(start, first, result.actions);
+        const bool won = probe(start, first, result.actions);
         result.nodes = std::min(first.nodes, first.max_nodes);
         if (won) return finish(Verdict::Won);
     }

@@ -47,9 +47,6 @@ struct SolveResult {
 // probe_nodes > 0: first spend up to that many of the max_nodes on a probe for a win (limited
 // discrepancy search, solver.cpp), which can answer Won but never Lost; the exhaustive search then
 // has what is left. Only with the hooks on (the probe follows the variants' ordering).
-// beam_width > 0: the probe is a beam search instead, keeping that many positions per layer (the
-// most foundation cards, then the most legal actions); it too can answer Won, never Lost.
-SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes = 0,
-                  int beam_width = 0);
+SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes = 0);
 
 }  // namespace pg
