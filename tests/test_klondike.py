@@ -370,6 +370,24 @@ def test_mask_is_exact_on_the_scenario_positions() -> None:
     check_position(g)
 
 
+@pytest.mark.parametrize("passes", [None, 4])
+def test_passes_after_the_first_are_one_position_without_a_limit(engine: str, passes: int | None) -> None:
+    """A cycle guard (greedy's) must meet a position again when the stock comes round to it: with
+    unlimited passes, the start of pass 3 is the start of pass 2 (nothing else differs), while the
+    start of pass 1 is not (the stock was unseen then). With a limit, the passes left differ."""
+    env = gym.make("patience_gym/Klondike-v0", engine=engine, draw=3, passes=passes)
+    env.reset(options={"deck": klondike_deck(PILES, STOCK)})
+    core = env.unwrapped
+    turn = action_id(core.game, "stock -> talon")
+    starts = [core.state_key()]
+    while len(starts) < 4:
+        env.step(turn)
+        if not core.game.talon:  # the talon was just turned over: a new pass begins
+            starts.append(core.state_key())
+    assert starts[0] != starts[1]
+    assert (starts[1] == starts[2] == starts[3]) == (passes is None)
+
+
 def test_options_reach_the_game_through_make(engine: str) -> None:
     env = gym.make("patience_gym/Klondike-v0", engine=engine, draw=3, passes=None, partial_moves=True)
     g: Klondike = env.unwrapped.game  # type: ignore[attr-defined]

@@ -36,7 +36,7 @@ Choices where docs/rules.md is silent (documented there, tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -51,17 +51,15 @@ from patience_gym.core.vocabulary import ALTERNATE_DOWN, SAME_SUIT_UP
 
 N_PILES = 7
 N_STOCK = 24  # 52 less the 28 dealt to the piles
+_PILES = range(N_PILES)
 
 # ---- the foundations ----------------------------------------------------------------------------
 
-#: One pile per suit (C D H S), started by the suit's ace and built up in suit: card c goes to
-#: pile ``SUIT[c]``.
+#: One pile per suit (C D H S), from the suit's ace up in suit: card c goes to pile ``SUIT[c]``.
 FOUNDATIONS = FoundationRow(tuple(Pile(SAME_SUIT_UP, starts=frozenset({card(ACE, s)})) for s in range(4)))
 _BUILD = FOUNDATIONS.fits  # _BUILD[f][top card, or EMPTY][c]
 
 # ---- the tableau --------------------------------------------------------------------------------
-
-_DOWN_IN_COLOUR = ALTERNATE_DOWN.table
 
 
 def fits_tableau(c: int, last: int) -> bool:
@@ -69,7 +67,7 @@ def fits_tableau(c: int, last: int) -> bool:
     space; otherwise one rank lower in the other colour, and never an ace on a two."""
     if last == EMPTY:
         return RANK[c] == KING
-    return RANK[c] != ACE and _DOWN_IN_COLOUR[last][c]
+    return RANK[c] != ACE and ALTERNATE_DOWN.table[last][c]
 
 
 #: The rule as tables: _FITS_TABLEAU[last][c] (``last`` = ``EMPTY`` for an empty pile), and
@@ -86,9 +84,6 @@ class Kind(Enum):
     TALON_TO_PILE = "talon -> pile"
     STOCK = "stock"  # turn cards onto the talon, or start a new pass
     PILE_TO_PILE = "pile -> pile"
-
-
-_PILES = range(N_PILES)
 
 
 def _group(kind: Kind, places: Iterable[tuple[int, int]], text: str) -> tuple[Kind, list[Move[Kind]]]:
@@ -111,9 +106,8 @@ _PILE_P = tuple(tuple(_IDS.get((i, j), -1) for j in _PILES) for i in _PILES)
 
 # ---- the observation ----------------------------------------------------------------------------
 
-# Where each card is. The talon's top three cards lie fanned (the render shows them, in order), so
-# each has a place of its own; the cards below them were seen when turned, and their order is
-# that of the stock.
+# Where each card is. The talon's top three lie fanned (the render shows them in order), so each has
+# a place of its own; the cards below them were seen when turned, in the stock's order.
 PLACES = CardPlaces(
     [
         *(f"pile {i} face up" for i in range(N_PILES)),
@@ -379,6 +373,11 @@ class Klondike(Game[Kind]):
     def unseen_positions(self) -> list[int]:  # face down: pile i's row r, dealt 7r - r(r-1)/2 + i - r
         stock = self.undealt_positions(len(self.stock) * (self.passes_used == 1))  # a new pass: all seen
         return [7 * r - r * (r - 1) // 2 + i - r for i in _PILES for r in range(self.down[i])] + stock
+
+    def state_key(self) -> Hashable:
+        """Without a pass limit the passes after the first are alike: the key says if the first is over."""
+        key = super().state_key()  # STATE ends with passes_used
+        return key if self.passes is not None else (*key[:-1], min(self.passes_used, 2))
 
     def cards_in_play(self) -> list[int]:
         found = [c for pile in self.foundations for c in pile]

@@ -267,7 +267,8 @@ public:
         key_put(key, stock_);
         key_put(key, talon_);
         for (int f : found_) key_put(key, f);
-        key_put(key, passes_used_);
+        // Without a pass limit the passes after the first are alike: keep only whether it is over.
+        key_put(key, passes_ >= 0 ? passes_used_ : std::min(passes_used_, 2));
         return key;
     }
 
