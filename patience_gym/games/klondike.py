@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -376,7 +376,7 @@ class Klondike(Game[Kind]):
 
     def state_key(self) -> Hashable:
         """Without a pass limit the passes after the first are alike: the key says if the first is over."""
-        key = super().state_key()  # STATE ends with passes_used
+        key = cast("tuple[Hashable, ...]", super().state_key())  # STATE ends with passes_used
         return key if self.passes is not None else (*key[:-1], min(self.passes_used, 2))
 
     def cards_in_play(self) -> list[int]:
