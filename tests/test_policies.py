@@ -15,6 +15,7 @@ from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.games import VARIANTS
 from patience_gym.native import reference
+from patience_gym.testing import action_id
 
 Trace = list[tuple[bytes, int, bool]]
 
@@ -115,3 +116,26 @@ def test_greedy_learns_moves_it_is_told_of_and_refuses_a_position_it_cannot_plac
     env.reset(seed=4)  # a new deal without greedy.reset: it cannot place the position
     with pytest.raises(RuntimeError, match=r"call reset\(seed\) with each new deal"):
         greedy(core, obs)
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_greedy_leaves_the_stock_once_its_passes_repeat(engine: str) -> None:
+    """Without a pass limit the stock's positions come round again after the second pass; the
+    cycle guard must see that and take another move, not turn the stock to the step limit (as it
+    did while the position key counted the passes: from move 41 of this deal to move 500)."""
+    env = gym.make("patience_gym/Klondike-v0", engine=engine, draw=3, passes=None, partial_moves=True)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    obs, _ = env.reset(seed=0)
+    turn = action_id(core.game, "stock -> talon")
+    greedy = GreedyPolicy()
+    greedy.reset(0)
+    run = longest = 0
+    for _ in range(300):
+        action = greedy(core, obs)
+        run = run + 1 if action == turn else 0
+        longest = max(longest, run)
+        obs, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            break
+    # A cycle of the 24-card stock, three at a time: 8 turns and a new pass; two cycles are new.
+    assert 0 < longest <= 2 * 9, f"greedy turned the stock {longest} times in a row"
