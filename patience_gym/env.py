@@ -240,7 +240,9 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         """A hashable snapshot of the whole position: equal keys mean the same position.
 
         For agents' cycle guards (count visits, avoid going back); it is built from the full state,
-        hidden cards included, so compare keys but never read cards out of them.
+        hidden cards included, so compare keys but never read cards out of them. A counter that
+        changes nothing is left out: Klondike without a pass limit keeps only whether the first
+        pass is over, so a position the stock comes round to again has the key it had.
         """
         self._require_reset("state_key")
         return self.game.state_key()
