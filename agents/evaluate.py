@@ -209,6 +209,7 @@ def evaluate(
     variant = get_variant(env_name)
     env_kwargs = dict(env_kwargs or {})
     player = as_policy(policy)  # fail fast on a bad spec, before starting workers
+    check_make_kwargs(env_kwargs)
     probe = gym.make(variant.env_id, **env_kwargs)  # and on bad options
     options = dict(probe.unwrapped.game.options)  # type: ignore[attr-defined]
     probe.close()  # type: ignore[no-untyped-call, unused-ignore]  # untyped in Gymnasium 1.2
@@ -250,6 +251,17 @@ def _summarise(result: Result, eps: list[Episode], seconds: float) -> Result:
         result.mean_foundation_cards = float(np.mean([e.foundation_cards for e in eps]))
         result.mean_length = float(np.mean([e.length for e in eps]))
     return result
+
+
+def check_make_kwargs(env_kwargs: dict[str, Any]) -> None:
+    """Refuse a bad ``max_episode_steps`` among ``env_kwargs`` (gym.make takes it, not the game,
+    and would stop on an assertion): the step limit must be a whole number >= 1 (or null)."""
+    steps = env_kwargs.get("max_episode_steps")
+    if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int) or steps < 1):
+        raise ValueError(
+            f"env_kwargs.max_episode_steps is the step limit given to gym.make: a whole number >= 1, "
+            f"or null for the registered one; got {steps!r}"
+        )
 
 
 def _check_counts(*, episodes: int, seed: int, workers: int) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import gymnasium as gym
 
 import patience_gym  # noqa: F401  (registers the ids)
+from agents.evaluate import check_make_kwargs
 from agents.policies import make_policy
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
@@ -65,6 +66,7 @@ def _step(core: PatienceEnv, index: int, move: str | None, reward: float) -> Rep
 def record(env: str, policy: str, seed: int = 0, env_kwargs: dict[str, Any] | None = None) -> Replay:
     """Play ``policy`` (``random``, ``greedy``, ``ppo:PATH``) on deal ``seed`` of ``env``."""
     variant = get_variant(env)
+    check_make_kwargs(env_kwargs or {})
     gym_env = gym.make(variant.env_id, **(env_kwargs or {}))
     core: PatienceEnv = gym_env.unwrapped  # type: ignore[assignment]
     pol = make_policy(policy)

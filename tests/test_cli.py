@@ -112,6 +112,8 @@ NESTOR = ["--env", "Nestor-v0", "--policy", "random"]
         ([*NESTOR, "--seed", "-1"], "command line: key 'seed' must be >= 0, got -1"),
         ([*NESTOR, "--set", "env_kwargs.reserv=open"], "no option 'reserv'"),
         ([*NESTOR, "--set", "env_kwargs.reserve=half"], "reserve='half'"),
+        ([*NESTOR, "--set", "env_kwargs.max_episode_steps=0"], "max_episode_steps is the step limit"),
+        ([*NESTOR, "--set", "env_kwargs.max_episode_steps=many"], "a whole number >= 1, or null"),
         ([*NESTOR, "--set", "episods=3"], "unknown key 'episods' (did you mean 'episodes'?)"),
         ([*NESTOR, "--set", "episodes=many"], "key 'episodes' must be int"),
         ([*NESTOR, "--set", "episodes"], "must look like key=value"),
