@@ -87,6 +87,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
     if args.seed < 0:
         raise ConfigError(f"--seed must be >= 0, got {args.seed}")
+    if args.image:
+        from agents.replay import check_output
+
+        check_output(args.image, "--image")
     variant = get_variant(args.env)
     env = gym.make(variant.env_id, render_mode="ansi")
     env.reset(seed=args.seed)

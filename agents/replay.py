@@ -9,6 +9,7 @@ the end or the registered step limit, and writes one page that steps through the
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,10 +110,27 @@ def save_table_png(env: str, seed: int, path: str | Path) -> Path:
 # ---- the ``patience-gym replay`` command -------------------------------------------------------
 
 
+def check_output(path: str | Path, flag: str) -> None:
+    """Refuse, before any work, a file that cannot be written: its folder is missing or read-only,
+    or the path is a folder."""
+    out = Path(path)
+    folder = out.parent if str(out.parent) else Path(".")
+    if out.is_dir():
+        raise ValueError(f"{flag} {path}: is a folder; give a file name")
+    if not folder.is_dir():
+        raise ValueError(f"{flag} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{flag} {path}: the folder {folder} cannot be written")
+
+
 def run(args: argparse.Namespace) -> int:
     """``patience-gym replay``: ``args.env``, ``args.policy``, ``args.seed``, ``args.out``."""
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    rep = write_replay(args.out, args.env, args.policy, args.seed)
+    check_output(args.out, "--out")
+    try:
+        rep = write_replay(args.out, args.env, args.policy, args.seed)
+    except OSError as exc:  # written at the end: a disk full, a folder removed meanwhile
+        raise ValueError(f"--out {args.out}: {exc.strerror or exc}") from None
     print(f"{args.out}: {rep.env_id}, {rep.policy}, seed {rep.seed}: {rep.result}")
     return 0

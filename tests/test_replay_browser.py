@@ -61,6 +61,24 @@ def test_cli_replay_writes_the_page(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["replay", "--env", "Klondike-v0", "--policy", "nobody", "--out", str(out)]) == 2
 
 
+@pytest.mark.parametrize(
+    ("command", "where", "message"),
+    [
+        (["replay", "--env", "Nestor-v0", "--out"], "missing/replay.html", "does not exist"),
+        (["replay", "--env", "Nestor-v0", "--out"], "", "is a folder"),
+        (["show", "Nestor-v0", "--image"], "missing/table.png", "does not exist"),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], where: str, message: str
+) -> None:
+    """Before any game is played: no traceback, no half-done work."""
+    assert main([*command, str(tmp_path / where)]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.err.count("\n") == 1
+    assert "legal:" not in captured.out  # show refused before printing the table
+
+
 def test_cli_show_writes_a_png(tmp_path: Path) -> None:
     from PIL import Image
 
