@@ -17,13 +17,16 @@ from agents.labels import read_labels, summarize
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--labels", default="results/labels")
+    p.add_argument("--labels", default="results/labels", help="folder of label files (patience-gym solve)")
     args = p.parse_args()
+    files = sorted(Path(args.labels).glob("*.csv"))
+    if not files:
+        p.error(f"no label files (*.csv) in {args.labels}: patience-gym solve --labels FOLDER writes them")
     print(
         "| variant and options | deals | decided | winnable [95% CI] | unknown | median s | p95 s | nodes/s |"
     )
     print("|---|---:|---:|---|---:|---:|---:|---:|")
-    for path in sorted(Path(args.labels).glob("*.csv")):
+    for path in files:
         s = summarize(read_labels(path).values())
         lo, hi = s.interval
         name = path.stem.replace("__", " ")

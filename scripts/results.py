@@ -295,6 +295,18 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def checked_names(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The variants to run; a bad count or an unknown id ends the run in one line, before anything
+    is written (``--episodes 0`` would replace the table's rows with empty ones)."""
+    for flag, value in (("--episodes", args.episodes), ("--workers", args.workers)):
+        if value < 1:
+            parser.error(f"{flag} must be >= 1, got {value}")
+    try:
+        return [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", action="append", help="variant(s) to run (default: every registered one)")
@@ -328,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", default=str(ROOT / "results" / "results.md"), help="Markdown table to write")
     args = parser.parse_args(argv)
-    names = [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
+    names = checked_names(parser, args)
 
     md = Path(args.out)
     js = md.with_suffix(".json")

@@ -60,3 +60,23 @@ def test_a_bad_option_is_refused_with_a_message(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match=r"--set: .*draw"):
         results.main(["--labels-only", "--env", "Klondike-v0", "--set", "draw=5", "--out", out])
     assert not (tmp_path / "results.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--episodes", "0"], "--episodes must be >= 1, got 0"),
+        (["--workers", "0"], "--workers must be >= 1, got 0"),
+        (["--env", "Spider-v0"], "unknown environment 'Spider-v0'; registered:"),
+    ],
+)
+def test_bad_counts_and_ids_are_refused_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """``--episodes 0 --labels-only`` once rewrote the table from an empty sample of deals."""
+    results = _script()
+    out = str(tmp_path / "results.md")
+    with pytest.raises(SystemExit) as stop:
+        results.main(["--labels-only", *args, "--out", out])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "results.json").exists() and not (tmp_path / "results.md").exists()
