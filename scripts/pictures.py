@@ -10,7 +10,7 @@ palette PNG (a few dozen kB). Run it again after changing a view or the drawing:
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 import gymnasium as gym
@@ -46,9 +46,17 @@ def draw(env_name: str, seed: int = SEED, moves: int = MOVES) -> Image.Image:
     return Image.fromarray(frame)
 
 
-def main(names: list[str]) -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("env", nargs="*", help="variant ids (default: every registered one)")
+    names = parser.parse_args(argv).env or [v.env_name for v in VARIANTS]
+    for name in names:  # an unknown id is refused before any picture is drawn
+        try:
+            get_variant(name)
+        except ValueError as exc:
+            parser.error(str(exc))
     OUT.mkdir(parents=True, exist_ok=True)
-    for name in names or [v.env_name for v in VARIANTS]:
+    for name in names:
         path = OUT / f"{get_variant(name).env_name}.png"
         # A palette of 128 colours keeps the felt, the cards and the anti-aliased edges.
         img = draw(name).quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
@@ -58,4 +66,4 @@ def main(names: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

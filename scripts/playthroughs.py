@@ -1,5 +1,6 @@
 """Regenerate the golden playthroughs in tests/data/playthroughs/ (see patience_gym.playthrough)."""
 
+import argparse
 from pathlib import Path
 
 from patience_gym.games import VARIANTS
@@ -8,6 +9,7 @@ from patience_gym.playthrough import playthrough
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "playthroughs"
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__).parse_args()  # --help, and no stray arguments
     OUT.mkdir(parents=True, exist_ok=True)
     for v in VARIANTS:
         path = OUT / f"{v.env_name}.txt"
