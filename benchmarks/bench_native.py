@@ -39,6 +39,7 @@ import multiprocessing as mp
 import os
 import platform
 import random
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -220,6 +221,14 @@ def make_contestants(
     return contestants, memory, isolated
 
 
+def _check_counts(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A count that would time nothing ends the run in one line."""
+    if args.seconds <= 0:
+        parser.error(f"--seconds must be > 0, got {args.seconds}")
+    if args.rounds < 1 or any(n < 1 for n in args.batch):
+        parser.error(f"--rounds and each --batch size must be >= 1, got {args.rounds} and {args.batch}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -238,6 +247,7 @@ def main() -> None:
         help="run each contestant in its own process (rounds still interleaved, one at a time)",
     )
     args = parser.parse_args()
+    _check_counts(parser, args)
     names = [v.env_name for v in VARIANTS] if args.env == ["all"] else args.env
     variants = [get_variant(name) for name in names]
     for variant in variants:
@@ -283,4 +293,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ValueError as exc:  # a bad id, option or count: one line, no traceback
+        sys.exit(f"bench_native.py: error: {exc}")

@@ -13,6 +13,7 @@ pass over the positions runs before the timing.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -73,7 +74,9 @@ def main() -> None:
     parser.add_argument("--env", action="append", help="variant (repeat); default: all")
     parser.add_argument("--positions", type=int, default=60, help="positions timed per variant")
     args = parser.parse_args()
-    names = args.env or [v.env_name for v in VARIANTS]
+    if args.positions < 1:
+        parser.error(f"--positions must be >= 1, got {args.positions}")
+    names = [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
     print(f"{'variant':<18} {'frame ms':>9} {'view':>7} {'layout':>7} {'draw':>7}  size")
     for name in names:
         r = bench(name, args.positions)
@@ -84,4 +87,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ValueError as exc:  # a bad id, option or count: one line, no traceback
+        sys.exit(f"bench_render.py: error: {exc}")

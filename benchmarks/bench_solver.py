@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import sys
 import time
 from typing import Any
 
@@ -30,6 +31,23 @@ def _value(text: str) -> Any:
         return text
 
 
+def _checked(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[range, dict[str, Any]]:
+    """The seeds and the options; an empty range, a budget that is not positive, an unknown id or
+    a bad option ends the run in one line, before the table starts."""
+    from agents.solve import parse_seeds
+
+    if args.budget < 1 or (args.probe is not None and not 0 <= args.probe <= args.budget):
+        p.error(f"--budget must be >= 1 and --probe from 0 to it, got {args.budget} and {args.probe}")
+    try:
+        seeds = parse_seeds(args.seeds)
+    except ValueError as exc:
+        p.error(str(exc))
+    options = {k: _value(v) for k, v in (s.split("=", 1) for s in args.set)}
+    for name in args.env or [v.env_name for v in VARIANTS]:
+        get_variant(name).make_game(**options)  # ValueError: refused in one line (see the end)
+    return seeds, options
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--env", action="append", help="variant id (repeatable; default all)")
@@ -38,8 +56,7 @@ def main() -> None:
     p.add_argument("--probe", type=int, help="nodes of the budget for the probe (default a tenth, as solve)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="an env option")
     args = p.parse_args()
-    start, stop = (int(x) for x in args.seeds.split(":"))
-    options = {k: _value(v) for k, v in (s.split("=", 1) for s in args.set)}
+    seeds, options = _checked(p, args)
     names = args.env or [v.env_name for v in VARIANTS]
     probe = args.budget // 10 if args.probe is None else args.probe
     print(
@@ -50,7 +67,7 @@ def main() -> None:
         variant = get_variant(name)
         labels = []
         t0 = time.perf_counter()
-        for seed in range(start, stop):
+        for seed in seeds:
             labels.append(solve_deal(variant, options, seed=seed, max_nodes=args.budget, probe_nodes=probe))
         wall = time.perf_counter() - t0
         n = len(labels)
@@ -66,4 +83,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ValueError as exc:  # a bad id, option or count: one line, no traceback
+        sys.exit(f"bench_solver.py: error: {exc}")

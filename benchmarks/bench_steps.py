@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 
 import numpy as np
@@ -86,6 +87,8 @@ def main() -> None:
     parser.add_argument("--env", action="append", help="variant(s) to measure (default: all)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per variant")
     args = parser.parse_args()
+    if args.seconds <= 0:
+        parser.error(f"--seconds must be > 0, got {args.seconds}")
     names = [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
 
     print(
@@ -101,4 +104,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ValueError as exc:  # a bad id, option or count: one line, no traceback
+        sys.exit(f"bench_steps.py: error: {exc}")
