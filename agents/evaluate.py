@@ -318,7 +318,8 @@ def _progress(total: int, desc: str, enabled: bool) -> Progress:
 
 def format_table(results: Sequence[Result]) -> str:
     """One row per policy: games, wins, win rate with 95% Wilson interval, means, speed, and the
-    rule options it played with. Policy names are shown in full."""
+    rule options it played with (and the step limit, where one was given). Policy names are shown
+    in full."""
     width = max([len("policy"), *(len(r.policy) for r in results)]) + 2
     env_width = max([len("env"), *(len(r.env) for r in results)]) + 2
     head = (
@@ -332,7 +333,8 @@ def format_table(results: Sequence[Result]) -> str:
     for r in results:
         lo, hi = r.interval
         rate = f"{100 * r.win_rate:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]"
-        options = " ".join(f"{k}={v}" for k, v in r.options.items()) or "-"
+        shown = {**r.options, **{k: v for k, v in r.env_kwargs.items() if k == "max_episode_steps"}}
+        options = " ".join(f"{k}={v}" for k, v in shown.items()) or "-"  # a step limit given too
         share = ""
         if labelled:
             w = r.winnable

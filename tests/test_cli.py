@@ -259,6 +259,13 @@ def test_table_shows_full_policy_names_and_the_options_in_effect(
     assert json.loads(out)[0]["options"] == {"deal": "dick"} and json.loads(out)[0]["env_kwargs"] == {}
 
 
+def test_a_step_limit_given_reaches_gym_make_and_the_table() -> None:
+    result = evaluate("Nestor-v0", "random", episodes=4, env_kwargs={"max_episode_steps": 5})
+    assert all(e.length <= 5 for e in result.episodes) and any(e.truncated for e in result.episodes)
+    assert result.options == {"reserve": "strict"}  # the rule options (labels are looked up by them)
+    assert format_table([result]).splitlines()[2].endswith("reserve=strict max_episode_steps=5")
+
+
 def _children(pid: int) -> list[str]:
     path = Path(f"/proc/{pid}/task/{pid}/children")
     return path.read_text().split() if path.exists() else []
