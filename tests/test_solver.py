@@ -4,6 +4,7 @@ input is refused. Per-variant hooks (canonical keys, safe moves) have their own 
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import gymnasium as gym
@@ -81,6 +82,21 @@ def test_stored_solutions_replay(variant):
     for lb in sample:
         assert lb.seed is not None
         assert replay_wins(variant.env_name, lb.seed, lb.actions), f"seed {lb.seed}"
+
+
+OPTION_FILES = sorted(p for p in LABELS.glob("*__*.csv"))
+
+
+@pytest.mark.parametrize("path", OPTION_FILES, ids=lambda p: p.stem)
+def test_stored_solutions_replay_under_their_options(path):
+    """The option sets' label files too: each names its id and options in its header."""
+    head = dict(line[2:].split("=", 1) for line in path.read_text().splitlines()[:2] if line.startswith("# "))
+    env_name, options = head["env"], json.loads(head["options"])
+    won = [lb for lb in read_labels(path).values() if lb.label == "won"]
+    assert won, f"{path.name} holds no won deal"
+    for lb in won[:: max(1, len(won) // 4)][:4]:
+        assert lb.seed is not None
+        assert replay_wins(env_name, lb.seed, lb.actions, **options), f"{path.name} seed {lb.seed}"
 
 
 def test_a_deal_without_moves_is_proven_lost():
