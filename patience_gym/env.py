@@ -241,8 +241,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
         For agents' cycle guards (count visits, avoid going back); it is built from the full state,
         hidden cards included, so compare keys but never read cards out of them. A counter that
-        changes nothing is left out: Klondike without a pass limit keeps only whether the first
-        pass is over, so a position the stock comes round to again has the key it had.
+        changes nothing is not kept: Klondike without a pass limit counts passes only up to 2 (is
+        the first over?), so a position the stock comes round to again has the key it had.
         """
         self._require_reset("state_key")
         return self.game.state_key()

@@ -36,9 +36,9 @@ Choices where docs/rules.md is silent (documented there, tested):
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from enum import Enum
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -281,7 +281,9 @@ class Klondike(Game[Kind]):
                 else:  # a new pass: the talon turned over, no shuffle
                     self.stock = self.talon[::-1]
                     self.talon = []
-                    self.passes_used += 1
+                    # Without a limit only "is the first pass over" matters (the stock's cards
+                    # are seen): the count stops at 2, so a cycle guard meets later passes again.
+                    self.passes_used = self.passes_used + 1 if self.passes is not None else 2
             case Kind.TALON_TO_FOUNDATION:
                 c = self.talon.pop()
                 self.foundations[SUIT[c]].append(c)
@@ -373,11 +375,6 @@ class Klondike(Game[Kind]):
     def unseen_positions(self) -> list[int]:  # face down: pile i's row r, dealt 7r - r(r-1)/2 + i - r
         stock = self.undealt_positions(len(self.stock) * (self.passes_used == 1))  # a new pass: all seen
         return [7 * r - r * (r - 1) // 2 + i - r for i in _PILES for r in range(self.down[i])] + stock
-
-    def state_key(self) -> Hashable:
-        """Without a pass limit the passes after the first are alike: the key says if the first is over."""
-        key = cast("tuple[Hashable, ...]", super().state_key())  # STATE ends with passes_used
-        return key if self.passes is not None else (*key[:-1], min(self.passes_used, 2))
 
     def cards_in_play(self) -> list[int]:
         found = [c for pile in self.foundations for c in pile]

@@ -151,7 +151,8 @@ public:
                     for (int t = 0; t < draw_ && !stock_.empty(); ++t) talon_.push(stock_.pop());
                 } else {  // a new pass: the talon turned over, no shuffle
                     while (!talon_.empty()) stock_.push(talon_.pop());
-                    ++passes_used_;
+                    // Without a limit only "is the first pass over" matters: the count stops at 2.
+                    passes_used_ = passes_ >= 0 ? passes_used_ + 1 : 2;
                 }
                 return;
             case Kind::TalonF: ++found_[suit_of(talon_.pop())]; return;
@@ -267,8 +268,7 @@ public:
         key_put(key, stock_);
         key_put(key, talon_);
         for (int f : found_) key_put(key, f);
-        // Without a pass limit the passes after the first are alike: keep only whether it is over.
-        key_put(key, passes_ >= 0 ? passes_used_ : std::min(passes_used_, 2));
+        key_put(key, passes_used_);
         return key;
     }
 
