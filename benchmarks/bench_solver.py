@@ -31,9 +31,9 @@ def _value(text: str) -> Any:
         return text
 
 
-def _checked(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[range, dict[str, Any]]:
-    """The seeds and the options; an empty range, a budget that is not positive, an unknown id or
-    a bad option ends the run in one line, before the table starts."""
+def _checked(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list[str], range, dict[str, Any]]:
+    """The variants, the seeds and the options; an empty range, a budget that is not positive, an
+    unknown id or a bad option ends the run in one line, before the table starts."""
     from agents.solve import parse_seeds
 
     if args.budget < 1 or (args.probe is not None and not 0 <= args.probe <= args.budget):
@@ -43,9 +43,10 @@ def _checked(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[rang
     except ValueError as exc:
         p.error(str(exc))
     options = {k: _value(v) for k, v in (s.split("=", 1) for s in args.set)}
-    for name in args.env or [v.env_name for v in VARIANTS]:
+    names = args.env or [v.env_name for v in VARIANTS]
+    for name in names:
         get_variant(name).make_game(**options)  # ValueError: refused in one line (see the end)
-    return seeds, options
+    return names, seeds, options
 
 
 def main() -> None:
@@ -56,8 +57,7 @@ def main() -> None:
     p.add_argument("--probe", type=int, help="nodes of the budget for the probe (default a tenth, as solve)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="an env option")
     args = p.parse_args()
-    seeds, options = _checked(p, args)
-    names = args.env or [v.env_name for v in VARIANTS]
+    names, seeds, options = _checked(p, args)
     probe = args.budget // 10 if args.probe is None else args.probe
     print(
         f"{'variant':18} {'deals':>5} {'decided':>8} {'won':>7} {'unknown':>7} "
