@@ -37,6 +37,11 @@ class Label:
     nodes: int  #: positions generated
     seconds: float
     actions: tuple[int, ...] = field(default=())  #: a winning line when won
+    #: the most foundation cards on a position the search entered (0 where not known, as for
+    #: labels read from a file), and the actions to the first such: a planner's best guess when
+    #: the budget ran out before a win
+    best_cards: int = 0
+    best_line: tuple[int, ...] = field(default=())
 
     @property
     def length(self) -> int:
@@ -76,10 +81,10 @@ def solve_deal(
     game = make_game(variant, "native", **dict(options or {}))
     assert isinstance(game, NativeGame)
     game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
-    verdict, actions, nodes, _positions, seconds = _module().solve(
+    verdict, actions, nodes, _positions, seconds, best, best_line = _module().solve(
         game._c, max_nodes, max_seconds or 0.0, probe_nodes
     )
-    return Label(seed, verdict, int(nodes), float(seconds), tuple(int(a) for a in actions))
+    return Label(seed, verdict, int(nodes), float(seconds), _ints(actions), int(best), _ints(best_line))
 
 
 def solve_line(
@@ -105,5 +110,11 @@ def solve_line(
     game.new_game(None, deck)
     for a in actions:
         game._c.apply(int(a))  # checked: an illegal id raises instead of corrupting the game
-    verdict, line, nodes, _positions, seconds = _module().solve(game._c, max_nodes, 0.0, probe_nodes)
-    return Label(None, verdict, int(nodes), float(seconds), tuple(int(a) for a in line))
+    verdict, line, nodes, _positions, seconds, best, best_line = _module().solve(
+        game._c, max_nodes, 0.0, probe_nodes
+    )
+    return Label(None, verdict, int(nodes), float(seconds), _ints(line), int(best), _ints(best_line))
+
+
+def _ints(actions: Sequence[int]) -> tuple[int, ...]:
+    return tuple(int(a) for a in actions)

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import gymnasium as gym
+import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
@@ -15,7 +16,7 @@ from agents.cli import main
 from agents.labels import label_path, read_labels
 from agents.solve import SolveConfig, deepen_unknown, label_seeds, parse_seeds
 from patience_gym.games import VARIANTS, get_variant
-from patience_gym.native import native_available
+from patience_gym.native import make_game, native_available
 from patience_gym.solver import Label, solve_deal
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver runs on the native engine")
@@ -121,6 +122,29 @@ def test_the_same_seed_gives_the_same_label_and_line():
 def test_a_tiny_budget_answers_unknown():
     label = solve_deal(get_variant("Klondike-v0"), seed=0, max_nodes=1)
     assert label.label == "unknown"
+
+
+@pytest.mark.parametrize("env_id", ["Klondike-v0", "Anna-v0", "Congress-v0"])
+def test_an_unfinished_search_reports_its_best_line(env_id):
+    """Out of budget, the solver still says how far it got: replaying ``best_line`` from the deal
+    puts exactly ``best_cards`` cards on the foundations, and no position it entered had more (a
+    larger budget, searching a superset, never reports fewer)."""
+    variant = get_variant(env_id)
+    seen_progress = False
+    for seed in range(3):
+        small = solve_deal(variant, seed=seed, max_nodes=300)
+        large = solve_deal(variant, seed=seed, max_nodes=3000)
+        assert small.label == "unknown"
+        game = make_game(variant, "native")
+        game.new_game(np.random.default_rng(seed))
+        start = game.foundation_cards
+        for a in small.best_line:
+            assert game.is_legal(a)
+            game.apply(a)
+        assert game.foundation_cards == small.best_cards >= start
+        assert large.label == "won" or large.best_cards >= small.best_cards
+        seen_progress |= small.best_cards > start
+    assert seen_progress, "the search never got a card up: nothing was checked"
 
 
 def test_labels_resume_where_they_stopped(tmp_path):

@@ -303,12 +303,14 @@ NB_MODULE(_native, m) {
                               static_cast<std::uint64_t>(probe_nodes));
             }
             static const char* const VERDICTS[] = {"unknown", "won", "lost"};
-            return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds);
+            return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds,
+                                  r.best_cards, r.best_line);
         },
         "game"_a, "max_nodes"_a, "max_seconds"_a, "probe_nodes"_a = 0,
-        "Solve ``game`` with every card known (solver.hpp): (verdict, actions, nodes, positions, seconds), "
-        "verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached). "
-        "probe_nodes: the first nodes of the budget go to a limited discrepancy search for a win.");
+        "Solve ``game`` with every card known (solver.hpp): (verdict, actions, nodes, positions, seconds, "
+        "best_cards, best_line), verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached). "
+        "probe_nodes: the first nodes of the budget go to a limited discrepancy search for a win. "
+        "best_cards: the most foundation cards on a position reached; best_line: the actions to the first such.");
 
     nb::class_<Stepper>(m, "Stepper")
         .def(nb::init<pg::Game&, Vec<std::int8_t>, Vec<float>>(), "game"_a, "mask"_a.noconvert(),

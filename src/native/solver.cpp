@@ -88,6 +88,17 @@ void append_winning_line(const std::vector<Frame>& line, std::vector<int>& out) 
     out.insert(out.end(), last.begin(), last.end());
 }
 
+// Record the position entered at the end of `line` (reached by its frames' moves) when it has
+// more foundation cards than any before it (SolveResult::best_cards).
+void note_progress(const std::vector<Frame>& line, const Game& entered, SolveResult& result) {
+    const int cards = entered.foundation_cards();
+    if (cards <= result.best_cards) return;
+    result.best_cards = cards;
+    result.best_line.clear();
+    for (std::size_t i = 1; i < line.size(); ++i)
+        result.best_line.insert(result.best_line.end(), line[i].line.begin(), line[i].line.end());
+}
+
 // Nodes (one per move tried) and seconds, shared by the probe and the search.
 struct Budget {
     std::uint64_t max_nodes;
@@ -145,8 +156,8 @@ Expanded expand(const Game& g, Budget& budget, std::vector<Game::SolverMove>& mo
 // The probe (solver.hpp): limited discrepancy search. Round k follows the best-ordered child
 // everywhere except on at most k moves of a line; a position met again is searched again only
 // with more discrepancies to spare than before. Round 0 is one line of the ordering's first
-// choices. True (with the line appended to won_line) when a win is found.
-bool probe(const Game& start, Budget& budget, std::vector<int>& won_line) {
+// choices. True (with the line appended to result.actions) when a win is found.
+bool probe(const Game& start, Budget& budget, SolveResult& result) {
     std::vector<Game::SolverMove> moves;
     std::vector<std::uint8_t> mask;
     for (int k = 0;; ++k) {
@@ -182,10 +193,11 @@ bool probe(const Game& start, Budget& budget, std::vector<int>& won_line) {
             if (!fresh(next.hash)) continue;  // searched with as much to spare
             left[next.hash] = spare;
             line.push_back({std::move(next.line), {}, d});
+            note_progress(line, *next.game, result);
             e = expand(*next.game, budget, moves, mask, fresh, line.back().children);
         }
         if (e == Expanded::Won) {
-            append_winning_line(line, won_line);
+            append_winning_line(line, result.actions);
             return true;
         }
         if (e == Expanded::OutOfBudget || !pruned) return false;  // spent, or round k saw every line
@@ -203,11 +215,12 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
         result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         return result;
     };
+    result.best_cards = start.foundation_cards();
     if (start.won()) return finish(Verdict::Won);
 
     if (use_hooks && probe_nodes > 0) {
         Budget first{std::min(probe_nodes, max_nodes), max_seconds, t0};
-        const bool won = probe(start, first, result.actions);
+        const bool won = probe(start, first, result);
         result.nodes = std::min(first.nodes, first.max_nodes);
         if (won) return finish(Verdict::Won);
     }
@@ -231,6 +244,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
         Child next = std::move(children.back());
         children.pop_back();
         line.push_back({std::move(next.line), {}});
+        note_progress(line, *next.game, result);
         e = expand(*next.game, budget, moves, mask, fresh, line.back().children);
     }
     result.nodes = budget.nodes;

@@ -41,6 +41,12 @@ struct SolveResult {
     std::uint64_t nodes = 0;      // positions generated (one per move tried, a macro move counting once)
     std::uint64_t positions = 0;  // distinct canonical positions stored
     double seconds = 0.0;
+    // The most foundation cards on a position the search entered (the start's when it entered no
+    // better one; a win's own line is `actions`), and the actions from the start to the first
+    // position entered with that many: what a planner can use when the budget ran out before a
+    // win (agents/planner.py, progress=1).
+    int best_cards = 0;
+    std::vector<int> best_line;
 };
 
 // Solve from `start` (not modified). max_nodes > 0; max_seconds <= 0 means no time limit.
