@@ -16,13 +16,21 @@ so the solver runs again only when no line survives. After a round in which no s
 the planner plays greedy moves until a card it had not seen turns up or ``retry`` decisions have
 passed (the same question asked again would mostly get the same answer).
 
+With ``progress=1`` those greedy moves become *progress* moves: among the moves greedy's cycle
+guard allows (those to the positions visited least), each is played on ``samples`` consistent deals
+and solved from there with an equal share of the budget; the move whose searches reach the most
+foundation cards on average is played (a won sample counting every card, and its line kept as a
+plan), ties going to greedy's choice. This is hindsight optimisation with the foundation count
+as the value of a search that ran out of budget: it looks further than greedy's one step where
+the sampled deals are too hard to win within the budget.
+
 What it reads: the legal moves, the actions it took since ``reset``, and consistent decks, which
 hold the real cards only where the player has seen them; the greedy fallback reads what a player
 sees. Its choices therefore never depend on a hidden card (tests/test_planner.py plays two deals
 that differ only in hidden cards). Its randomness is seeded with the episode's seed.
 
-Spec: ``planner`` or ``planner:samples=8,budget=20000,retry=8,probe=0`` (any subset of the
-settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited discrepancy
+Spec: ``planner`` or ``planner:samples=8,budget=20000,retry=8,probe=0,progress=0`` (any subset
+of the settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited discrepancy
 search (docs/solver.md), which finds wins near the move ordering's first choices far sooner than
 the depth-first search; the planner only wants wins, so ``probe=budget`` suits it.
 """
@@ -50,6 +58,7 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "budget": (20_000, "solver node budget per deal"),
     "retry": (8, "greedy moves after a round with no deal won (a card turning up ends the wait)"),
     "probe": (0, "nodes of each budget spent first on the solver's probe for a win (0 to budget)"),
+    "progress": (0, "1: where no sample is won, the move whose searches reach most foundation cards"),
 }
 
 
@@ -64,7 +73,9 @@ class PlannerPolicy:
 
     name = "planner"
 
-    def __init__(self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0) -> None:
+    def __init__(
+        self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0, progress: int = 0
+    ) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"planner: {key} must be a whole number >= 1, got {value!r}")
@@ -72,9 +83,12 @@ class PlannerPolicy:
             raise ValueError(
                 f"planner: probe must be a whole number from 0 to the budget ({budget}), got {probe!r}"
             )
+        if progress not in (0, 1) or isinstance(progress, bool):
+            raise ValueError(f"planner: progress must be 0 or 1, got {progress!r}")
         self.samples, self.budget, self.retry, self.probe = samples, budget, retry, probe
-        probed = f",probe={probe}" if probe else ""
-        self.name = f"planner(samples={samples},budget={budget},retry={retry}{probed})"
+        self.progress = progress
+        extra = (f",probe={probe}" if probe else "") + (",progress=1" if progress else "")
+        self.name = f"planner(samples={samples},budget={budget},retry={retry}{extra})"
         self.greedy = GreedyPolicy()
         self.reset(0)
 
@@ -108,8 +122,9 @@ class PlannerPolicy:
     def commit(self, env: PatienceEnv, action: int) -> None:
         """``action`` is played in the current position (before the env steps): plans that do not
         start with it are dropped, and greedy (the fallback) learns it."""
-        if self._how != "greedy":  # greedy counts visits (its cycle guard) and replays moves (its
-            self.greedy.follow(env, action)  # shadow); after its own call it learns any move itself
+        if self._how not in ("greedy", "progress"):  # greedy counts visits (its cycle guard) and
+            self.greedy.follow(env, action)  # replays moves (its shadow); after its own call (trials
+            # included) it learns any move itself
         self._how = None
         self.actions.append(action)
         self.plans = [_Plan(p.deck, p.line[1:]) for p in self.plans if p.line and p.line[0] == action]
@@ -121,7 +136,7 @@ class PlannerPolicy:
         unseen = len(unseen_positions(env))
         if self.wait > 0 and unseen == self.unseen:
             self.wait -= 1
-            return self.greedy(env, np.zeros(0)), "greedy"
+            return self._fallback(env)
         variant, options = env.variant, env.game.options
         for _ in range(self.samples):
             deck = consistent_deck(env, self.rng)
@@ -133,7 +148,33 @@ class PlannerPolicy:
         if self.plans:
             return self._vote(), "solved"
         self.wait, self.unseen = self.retry, unseen
-        return self.greedy(env, np.zeros(0)), "greedy"
+        return self._fallback(env)
+
+    def _fallback(self, env: PatienceEnv) -> tuple[int, str]:
+        """Greedy's move, or with ``progress=1`` the progress move (module docstring)."""
+        if not self.progress:
+            return self.greedy(env, np.zeros(0)), "greedy"
+        trials = self.greedy.trials(env)
+        fewest = min(t.visits for t in trials)
+        allowed = [t for t in trials if t.visits == fewest]
+        if len(allowed) == 1:
+            return allowed[0].action, "progress"
+        variant, options = env.variant, env.game.options
+        decks = [consistent_deck(env, self.rng) for _ in range(self.samples)]
+        nodes = max(1, self.budget // len(allowed))
+        score: dict[int, int] = {}
+        for t in allowed:
+            score[t.action] = 0
+            for deck in decks:
+                label = solve_line(variant, options, deck, [*self.actions, t.action], max_nodes=nodes)
+                if label.label == "won":
+                    score[t.action] += env.game.win_cards
+                    self.plans.append(_Plan(deck, [t.action, *label.actions]))
+                else:
+                    score[t.action] += label.best_cards
+        best = min(allowed, key=lambda t: (-score[t.action], t.visits, -t.heuristic, t.action))
+        self.plans = [p for p in self.plans if p.line[0] == best.action]
+        return best.action, "progress"
 
     def _vote(self) -> int:
         """The first move most winning lines take (ties: the lowest id)."""
@@ -173,7 +214,7 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
-        least = 0 if key == "probe" else 1
+        least = 0 if key in ("probe", "progress") else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:

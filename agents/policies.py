@@ -131,12 +131,17 @@ class GreedyPolicy:
         """Nothing: the move played is learnt from the next position (see :meth:`advise`)."""
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        return greedy_pick(self.trials(env))
+
+    def trials(self, env: PatienceEnv) -> list[Trial]:
+        """Every legal move tried as greedy tries it, this position counted as visited once more:
+        a choice made from them, greedy's or another, is learnt at the next call as greedy's own."""
         game = reference(env.game)  # the Python twin on the native engine: clones are cheap there
         self._enter(game)
         shadow = lambda: self.shadow.of(game, self.history)  # noqa: E731  (built only if needed)
         trials = look_ahead(game, shadow, env.action_masks(), self.visits)
         self._leads_to = {t.key: t.action for t in reversed(trials)}  # equal successors: lowest id
-        return greedy_pick(trials)
+        return trials
 
     def _enter(self, game: Game[Any]) -> None:
         """Learn the move played since the last choice, from the position it led to, and count a
@@ -160,9 +165,9 @@ BUILTIN: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPoli
 
 
 def make_policy(spec: str) -> Policy:
-    """``random``, ``greedy``, ``planner[:samples=8,budget=20000,retry=8,probe=0]`` (the determinized
-    solver planner of :mod:`agents.planner`; any subset of its settings), ``ppo:<path to a saved
-    MaskablePPO model>`` or ``rllib:<RLlib run folder or checkpoint>``."""
+    """``random``, ``greedy``, ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0]`` (the
+    determinized solver planner of :mod:`agents.planner`; any subset of its settings),
+    ``ppo:<path to a saved MaskablePPO model>`` or ``rllib:<RLlib run folder or checkpoint>``."""
     if spec in BUILTIN:
         return BUILTIN[spec]()
     if spec == "planner" or spec.startswith("planner:"):
@@ -179,5 +184,6 @@ def make_policy(spec: str) -> Policy:
         return RLlibPolicy(spec[6:])
     raise ValueError(
         f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, "
-        "planner[:samples=8,budget=20000,retry=8,probe=0], ppo:<model path> or rllib:<checkpoint>"
+        "planner[:samples=8,budget=20000,retry=8,probe=0,progress=0], ppo:<model path> "
+        "or rllib:<checkpoint>"
     )

@@ -43,6 +43,7 @@ def _play(env: gym.Env[Any, Any], policy: Policy, seed: int, deck: list[str] | N
         ("Congress-v0", {}),
         ("Nestor-v0", {}),
         ("Klondike-v0", {"passes": None, "_planner": SMALL + ",probe=2000"}),  # the probe: as blind
+        ("Anna-v0", {"refill": "pack", "_planner": SMALL + ",progress=1"}),  # progress moves: as blind
     ],
 )
 def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, Any]) -> None:
@@ -122,7 +123,7 @@ def test_the_spec_parses_and_bad_settings_are_refused() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             make_policy(spec)
-    with pytest.raises(ValueError, match=r"planner\[:samples=8,budget=20000,retry=8,probe=0\]"):
+    with pytest.raises(ValueError, match=r"planner\[:samples=8,budget=20000,retry=8,probe=0,progress=0\]"):
         make_policy("planer")
     with pytest.raises(ValueError, match="budget must be a whole number >= 1"):
         PlannerPolicy(budget=0)
@@ -133,6 +134,9 @@ def test_the_spec_parses_and_bad_settings_are_refused() -> None:
         make_policy("planner:probe=-1")
     with pytest.raises(ValueError, match=r"probe must be a whole number from 0 to the budget \(5000\)"):
         make_policy("planner:budget=5000,probe=6000")
+    with pytest.raises(ValueError, match="progress must be 0 or 1, got 2"):
+        make_policy("planner:progress=2")
+    assert make_planner("progress=0").progress == 0 and make_planner("progress=1").progress == 1
 
 
 def test_the_probe_setting_reaches_the_solver() -> None:
@@ -146,6 +150,20 @@ def test_the_probe_setting_reaches_the_solver() -> None:
         by_plan[spec] = planner.stats["solved"] + planner.stats["plan"]
     plain, probed = by_plan.values()
     assert probed > plain, by_plan
+
+
+def test_progress_moves_replace_greedy_and_win_what_greedy_loses() -> None:
+    """``progress=1``: where no sampled deal is won, the planner searches each move greedy's cycle
+    guard allows instead of playing greedy's move. Anna with ``refill='pack'``, seed 3: greedy
+    and the plain planner lose it, the planner with progress moves wins it."""
+    env = gym.make("patience_gym/Anna-v0", refill="pack")
+    assert not _play(env, GreedyPolicy(), 3)
+    plain = make_planner(SMALL)
+    assert not _play(env, plain, 3) and plain.stats["greedy"] > 0
+    progress = make_planner(SMALL + ",progress=1")
+    assert _play(env, progress, 3)
+    assert progress.stats["progress"] > 0 and progress.stats["greedy"] == 0
+    assert "progress=1" in progress.name and "progress" not in plain.name
 
 
 def test_the_planner_pickles_and_plays_the_same_afterwards() -> None:
