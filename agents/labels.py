@@ -203,7 +203,7 @@ def header_lines(path: Path) -> list[str]:
 
 
 def check_header(path: Path, expected: list[str]) -> None:
-    found = [line for line in header_lines(path) if not line.startswith("# deepened:")]
+    found = [line for line in header_lines(path) if not line.startswith(("# deepened:", "# dived:"))]
     if found != expected:
         raise ConfigError(
             f"{path} was labelled with other settings ({'; '.join(found)[:200]}); to resume it, use the "

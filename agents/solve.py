@@ -6,6 +6,7 @@
     patience-gym solve --env Klondike-v0 --set env_kwargs.draw=3 --set env_kwargs.passes=None
     patience-gym solve --env Babette-v0 --deck my_deal.txt
     patience-gym solve --env Klondike-v0 --seeds 0:1000 --budget 15000000 --deepen
+    patience-gym solve --env StLouis-v0 --dive 2000 --workers 2
 
 A run over seeds writes one label file per variant and option set,
 ``results/labels/<EnvName>[__option=value...].csv`` (only the options that differ from the
@@ -14,7 +15,8 @@ run keeps what it labelled, and the same command resumes where it stopped. ``pat
 evaluate`` reads these files to report each policy's share of the winnable deals. ``--deepen``
 solves again, with a larger budget, the deals a file labels unknown: their rows are replaced as
 chunks finish, a ``# deepened`` header line records the budget, and each row's ``nodes`` says
-what that deal used.
+what that deal used. ``--dive N`` looks for wins among the unknown deals another way
+(:mod:`agents.dive`).
 
 File format: ``#`` lines (the env, its rule options, the budget) then CSV rows
 ``seed,label,nodes,seconds,length,actions`` where ``actions`` is a winning line of action ids
@@ -311,8 +313,29 @@ def add_arguments(p: Any) -> None:
         action="store_true",
         help="solve again, with --budget (above the file's), the deals the label file calls unknown",
     )
+    p.add_argument(
+        "--dive",
+        type=int,
+        metavar="N",
+        help="look for wins among the deals the label file calls unknown by diving, N nodes a move "
+        "(agents/dive.py); finds wins only",
+    )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def _check_modes(args: Any) -> int | None:
+    """Refuse flags that do not go together; return ``--dive``'s nodes (None without it)."""
+    dive: int | None = getattr(args, "dive", None)
+    for mode, what, given in (
+        ("--deepen", "solves again the unknown deals of a label file", args.deepen),
+        ("--dive", "searches the unknown deals of a label file", dive is not None),
+    ):
+        others = {"--deck": args.deck, "--overwrite": args.overwrite, "--deepen": args.deepen}
+        for flag, other in others.items():
+            if given and other and flag != mode:
+                raise ConfigError(f"{mode} {what}; it cannot be used with {flag}")
+    return dive
 
 
 def run(args: Any) -> int:
@@ -321,14 +344,7 @@ def run(args: Any) -> int:
     keys = ("env", "seeds", "budget", "probe", "seconds", "workers", "labels", "backend", "address")
     flags = {k: getattr(args, k) for k in keys}
     cfg = load(SolveConfig, args.config, args.set, **flags)
-    if args.deepen and args.deck:
-        raise ConfigError(
-            "--deepen solves again the unknown deals of a label file; it cannot be used with --deck"
-        )
-    if args.deepen and args.overwrite:
-        raise ConfigError(
-            "--deepen keeps the labels it does not solve again; it cannot be used with --overwrite"
-        )
+    dive = _check_modes(args)
     if args.deck:
         label, described = solve_deck(cfg, args.deck)
         if args.json:
@@ -345,7 +361,13 @@ def run(args: Any) -> int:
             for i, text in enumerate(described, 1):
                 print(f"{i:4d}. {text}")
         return 0
-    if args.deepen:
+    if dive is not None:
+        from agents.dive import dive_unknown
+
+        path, labels, again = dive_unknown(cfg, dive, progress=not args.json)
+        if not args.json:
+            print(f"dived with {dive:,} nodes a move: {again} unknown deal(s)")
+    elif args.deepen:
         path, labels, again = deepen_unknown(cfg, progress=not args.json)
         if not args.json:
             print(f"solved again with {cfg.budget:,} nodes: {again} unknown deal(s)")

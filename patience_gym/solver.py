@@ -13,6 +13,7 @@ The deal of seed ``s`` is the one ``env.reset(seed=s)`` deals: a pack shuffled b
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,7 @@ import numpy as np
 from patience_gym.games import Variant
 from patience_gym.native import NativeGame, _module, make_game
 
-__all__ = ["VERDICTS", "Label", "solve_deal", "solve_line"]
+__all__ = ["VERDICTS", "Label", "dive", "solve_deal", "solve_line"]
 
 #: What the solver can answer about a deal.
 VERDICTS = ("won", "lost", "unknown")
@@ -118,3 +119,59 @@ def solve_line(
 
 def _ints(actions: Sequence[int]) -> tuple[int, ...]:
     return tuple(int(a) for a in actions)
+
+
+def dive(
+    variant: Variant,
+    options: Mapping[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    deck: object = None,
+    move_nodes: int = 2_000,
+    max_moves: int | None = None,
+) -> Label:
+    """Look for a win by committing to one move at a time, with every card known.
+
+    At each position, every legal move is tried and the solver searches on from it with
+    ``move_nodes`` nodes: a search that wins ends the dive with its line; otherwise the move whose
+    search reached the most foundation cards is played (ties: the lowest id), never one back to a
+    position the dive has been in. The dive stops when it wins, when no move leads anywhere new,
+    or after ``max_moves`` moves (default the variant's step limit).
+
+    It never backtracks, so it answers **won** or **unknown**, never lost. It finds wins far from
+    the depth-first search's first choices, where that search commits early and cannot get back
+    (docs/solver.md: St. Louis); ``nodes`` counts every node of every search.
+    """
+    if (seed is None) == (deck is None):
+        raise ValueError("give exactly one of seed= or deck=")
+    if isinstance(move_nodes, bool) or not isinstance(move_nodes, int) or move_nodes <= 0:
+        raise ValueError(f"the nodes per move must be a positive integer, got {move_nodes!r}")
+    start = time.perf_counter()
+    game = make_game(variant, "native", **dict(options or {}))
+    assert isinstance(game, NativeGame)
+    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
+    g, solve = game._c, _module().solve
+    line: list[int] = []
+    seen = {bytes(g.state_key())}
+    nodes = 0
+    for _ in range(max_moves or variant.max_episode_steps):
+        best: tuple[int, int, Any] | None = None  # cards reached, action, position after it
+        for a in np.flatnonzero(g.mask()).tolist():
+            child = g.clone()
+            child.apply(a)
+            key = bytes(child.state_key())
+            if key in seen:
+                continue
+            verdict, won_line, spent, _positions, _s, cards, _best_line = solve(child, move_nodes, 0.0, 0)
+            nodes += int(spent)
+            if verdict == "won":
+                actions = (*line, a, *(int(x) for x in won_line))
+                return Label(seed, "won", nodes, time.perf_counter() - start, actions)
+            if best is None or cards > best[0]:
+                best = (int(cards), a, child)
+        if best is None:
+            break
+        _cards, a, g = best
+        line.append(a)
+        seen.add(bytes(g.state_key()))
+    return Label(seed, "unknown", nodes, time.perf_counter() - start)
