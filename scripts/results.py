@@ -283,7 +283,11 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
                 budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")
                 if r.get("revisit_penalty"):
                     budget += f", revisit penalty {r['revisit_penalty']:g}"
-            policy = f"{r['policy']} (stale: {r['stale']})" if r.get("stale") else r["policy"]
+            policy = r["policy"]
+            if policy == "planner" and ":" in r.get("spec", ""):  # its settings: rows may differ
+                policy += f" ({r['spec'].split(':', 1)[1]})"
+            if r.get("stale"):
+                policy += f" (stale: {r['stale']})"
             lines.append(
                 f"| {env_name} | {policy} | {r['games']} | {r['wins']} | {_rate(r)} "
                 f"| {share_of_winnable(r, winnable)} "

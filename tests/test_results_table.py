@@ -80,3 +80,23 @@ def test_bad_counts_and_ids_are_refused_before_anything_is_written(
         results.main(["--labels-only", *args, "--out", out])
     assert stop.value.code == 2 and message in capsys.readouterr().err
     assert not (tmp_path / "results.json").exists() and not (tmp_path / "results.md").exists()
+
+
+def test_each_planner_row_names_its_settings() -> None:
+    """Planner rows may be measured with different settings: the table says which."""
+    results = _script()
+    row = {
+        "policy": "planner",
+        "spec": "planner:samples=4,budget=50000,probe=25000",
+        "games": 10,
+        "wins": 6,
+        "win_rate": 0.6,
+        "ci95": [0.31, 0.83],
+        "mean_foundation_cards": 90.0,
+        "mean_length": 250.0,
+        "won_seeds": [0, 1, 2, 3, 4, 5],
+    }
+    plain = {**row, "spec": "planner"}
+    table = results.markdown({"Anna-v0": [row], "Nestor-v0": [plain]})
+    assert "| Anna-v0 | planner (samples=4,budget=50000,probe=25000) | 10 | 6 |" in table
+    assert "| Nestor-v0 | planner | 10 | 6 |" in table
