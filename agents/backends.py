@@ -229,3 +229,15 @@ def _ray(
             ray.cancel(ref, force=True)
     if failed is not None:
         raise failed
+
+
+def per_seed(seeds: Sequence[int], label: Callable[[int], R]) -> list[R]:
+    """``label(seed)`` for each seed of a worker's chunk; a failure is raised as a
+    :class:`ChunkFailure` named by its seed (the chunks finished before are kept)."""
+    out = []
+    for s in seeds:
+        try:
+            out.append(label(s))
+        except Exception as exc:
+            raise ChunkFailure(f"deal seed {s}: {type(exc).__name__}: {exc}") from exc
+    return out

@@ -19,7 +19,7 @@ from typing import Any
 
 from agents.backends import map_chunks
 from agents.config import ConfigError
-from agents.labels import header_lines, label_path, read_labels, rule_options, write_rows
+from agents.labels import header_lines, read_labels, write_rows
 from patience_gym.games import get_variant
 from patience_gym.solver import Label, dive
 
@@ -31,17 +31,11 @@ CHUNK = 10
 
 
 def _dive_chunk(task: tuple[str, dict[str, Any], list[int], int]) -> list[Label]:
-    from agents.backends import ChunkFailure
+    from agents.backends import per_seed
 
     env, options, seeds, nodes = task
     variant = get_variant(env)
-    out = []
-    for s in seeds:
-        try:
-            out.append(dive(variant, options, seed=s, move_nodes=nodes))
-        except Exception as exc:  # named by its seed: the chunks finished before are kept
-            raise ChunkFailure(f"deal seed {s}: {type(exc).__name__}: {exc}") from exc
-    return out
+    return per_seed(seeds, lambda s: dive(variant, options, seed=s, move_nodes=nodes))
 
 
 def _dived_line(head: list[str], nodes: int) -> tuple[int, set[int]]:
@@ -58,18 +52,11 @@ def dive_unknown(cfg: Any, nodes: int, *, progress: bool = True) -> tuple[Path, 
     """Dive (``nodes`` a move) into every deal of ``cfg.seeds`` that the label file calls unknown and
     that no dive of ``nodes`` has tried; return the path, the labels of ``cfg.seeds`` and how many
     deals were dived. ``cfg`` is a :class:`agents.solve.SolveConfig` (its budget is not used)."""
-    from agents.solve import _progress, parse_seeds
+    from agents.solve import _progress, existing_labels
 
     if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes <= 0:
         raise ConfigError(f"--dive takes the nodes a move as a positive integer, got {nodes!r}")
-    variant = get_variant(cfg.env)
-    options = rule_options(variant, cfg.env_kwargs)
-    seeds = parse_seeds(cfg.seeds)
-    path = label_path(variant, options, cfg.labels)
-    if not path.exists():
-        raise ConfigError(
-            f"--dive searches the unknown deals of {path}, which does not exist; label them first"
-        )
+    variant, options, seeds, path = existing_labels(cfg, "--dive")
     head = header_lines(path)
     at, tried = _dived_line(head, nodes)
     done = read_labels(path)

@@ -53,7 +53,7 @@ from agents.labels import (
     summarize,
     write_rows,
 )
-from patience_gym.games import get_variant
+from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label, solve_deal
 
 #: Deals per task handed to a worker (and per write to the label file).
@@ -126,19 +126,29 @@ def parse_seeds(text: str) -> range:
 
 
 def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None, int]) -> list[Label]:
-    from agents.backends import ChunkFailure
+    from agents.backends import per_seed
 
     env, options, seeds, budget, seconds, probe = task
     variant = get_variant(env)
-    labels = []
-    for s in seeds:
-        try:
-            labels.append(
-                solve_deal(variant, options, seed=s, max_nodes=budget, max_seconds=seconds, probe_nodes=probe)
-            )
-        except Exception as exc:  # named by its seed: the chunks finished before are kept
-            raise ChunkFailure(f"deal seed {s}: {type(exc).__name__}: {exc}") from exc
-    return labels
+    return per_seed(
+        seeds,
+        lambda s: solve_deal(
+            variant, options, seed=s, max_nodes=budget, max_seconds=seconds, probe_nodes=probe
+        ),
+    )
+
+
+def existing_labels(cfg: SolveConfig, flag: str) -> tuple[Variant, dict[str, Any], range, Path]:
+    """The variant, rule options, seeds and label file of ``cfg`` for ``flag`` (``--deepen``,
+    ``--dive``), which works on the unknown deals of a file that must exist already."""
+    variant = get_variant(cfg.env)
+    options = rule_options(variant, cfg.env_kwargs)
+    path = label_path(variant, options, cfg.labels)
+    if not path.exists():
+        raise ConfigError(
+            f"{flag} works on the unknown deals of {path}, which does not exist; label them first"
+        )
+    return variant, options, parse_seeds(cfg.seeds), path
 
 
 Progress = Callable[[list[Label]], None]
@@ -208,14 +218,7 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
     calls unknown and that has not yet used that budget. Rows are replaced in the file as chunks
     finish, so an interrupted run keeps them and the same command resumes. Returns the path, the
     labels of ``cfg.seeds`` and how many deals were solved again."""
-    variant = get_variant(cfg.env)
-    options = rule_options(variant, cfg.env_kwargs)
-    seeds = parse_seeds(cfg.seeds)
-    path = label_path(variant, options, cfg.labels)
-    if not path.exists():
-        raise ConfigError(
-            f"--deepen solves again the unknown deals of {path}, which does not exist; label them first"
-        )
+    variant, options, seeds, path = existing_labels(cfg, "--deepen")
     base = file_budget(path)
     if cfg.budget <= base:
         raise ConfigError(

@@ -72,20 +72,26 @@ def solve_deal(
     finds wins that lie close to the move ordering's first choices (docs/solver.md); it never
     answers lost, and the exhaustive search has the rest of the budget.
     """
-    if (seed is None) == (deck is None):
-        raise ValueError("give exactly one of seed= or deck=")
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
         raise ValueError(f"the node budget must be a positive integer, got {max_nodes!r}")
     if max_seconds is not None and not max_seconds > 0:
         raise ValueError(f"the time budget must be a positive number of seconds, got {max_seconds!r}")
     _check_probe(probe_nodes, max_nodes)
-    game = make_game(variant, "native", **dict(options or {}))
-    assert isinstance(game, NativeGame)
-    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
+    game = _dealt(variant, options, seed, deck)
     verdict, actions, nodes, _positions, seconds, best, best_line = _module().solve(
         game._c, max_nodes, max_seconds or 0.0, probe_nodes
     )
     return Label(seed, verdict, int(nodes), float(seconds), _ints(actions), int(best), _ints(best_line))
+
+
+def _dealt(variant: Variant, options: Mapping[str, Any] | None, seed: int | None, deck: object) -> NativeGame:
+    """A native game of ``variant`` dealt from ``seed`` (as ``reset(seed=seed)`` deals) or ``deck``."""
+    if (seed is None) == (deck is None):
+        raise ValueError("give exactly one of seed= or deck=")
+    game = make_game(variant, "native", **dict(options or {}))
+    assert isinstance(game, NativeGame)
+    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
+    return game
 
 
 def solve_line(
@@ -142,15 +148,10 @@ def dive(
     the depth-first search's first choices, where that search commits early and cannot get back
     (docs/solver.md: St. Louis); ``nodes`` counts every node of every search.
     """
-    if (seed is None) == (deck is None):
-        raise ValueError("give exactly one of seed= or deck=")
     if isinstance(move_nodes, bool) or not isinstance(move_nodes, int) or move_nodes <= 0:
         raise ValueError(f"the nodes per move must be a positive integer, got {move_nodes!r}")
     start = time.perf_counter()
-    game = make_game(variant, "native", **dict(options or {}))
-    assert isinstance(game, NativeGame)
-    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
-    g, solve = game._c, _module().solve
+    g, solve = _dealt(variant, options, seed, deck)._c, _module().solve
     line: list[int] = []
     seen = {bytes(g.state_key())}
     nodes = 0
