@@ -17,7 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agents.backends import map_chunks
 from agents.config import ConfigError
 from agents.labels import header_lines, read_labels, write_rows
 from patience_gym.games import get_variant
@@ -52,7 +51,7 @@ def dive_unknown(cfg: Any, nodes: int, *, progress: bool = True) -> tuple[Path, 
     """Dive (``nodes`` a move) into every deal of ``cfg.seeds`` that the label file calls unknown and
     that no dive of ``nodes`` has tried; return the path, the labels of ``cfg.seeds`` and how many
     deals were dived. ``cfg`` is a :class:`agents.solve.SolveConfig` (its budget is not used)."""
-    from agents.solve import _progress, existing_labels
+    from agents.solve import existing_labels, solved_chunks
 
     if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes <= 0:
         raise ConfigError(f"--dive takes the nodes a move as a positive integer, got {nodes!r}")
@@ -62,20 +61,13 @@ def dive_unknown(cfg: Any, nodes: int, *, progress: bool = True) -> tuple[Path, 
     done = read_labels(path)
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and s not in tried]
     tasks = [(variant.env_name, options, todo[i : i + CHUNK], nodes) for i in range(0, len(todo), CHUNK)]
-    update, close = _progress(len(todo), f"dive {variant.env_name}", progress)
-    try:
-        for _, labels in map_chunks(
-            _dive_chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address
-        ):
-            for lb in labels:
-                assert lb.seed is not None
-                if lb.label == "won":
-                    done[lb.seed] = lb
-                else:
-                    tried.add(lb.seed)
-            head[at] = " ".join([DIVED.format(nodes=nodes), *map(str, sorted(tried))])
-            write_rows(path, head, done)
-            update(labels)
-    finally:
-        close()
+    for labels in solved_chunks(cfg, _dive_chunk, tasks, f"dive {variant.env_name}", progress):
+        for lb in labels:
+            assert lb.seed is not None
+            if lb.label == "won":
+                done[lb.seed] = lb
+            else:
+                tried.add(lb.seed)
+        head[at] = " ".join([DIVED.format(nodes=nodes), *map(str, sorted(tried))])
+        write_rows(path, head, done)
     return path, {s: done[s] for s in seeds if s in done}, len(todo)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,6 +173,22 @@ def _progress(total: int, desc: str, enabled: bool) -> tuple[Progress, Callable[
     return update, bar.close
 
 
+def solved_chunks(
+    cfg: SolveConfig, chunk: Callable[[Any], list[Label]], tasks: list[Any], desc: str, progress: bool
+) -> Iterator[list[Label]]:
+    """Each task's labels as its chunk finishes (on ``cfg``'s backend), with a progress bar over
+    the tasks' deals (each task's third item: its seeds)."""
+    update, close = _progress(sum(len(t[2]) for t in tasks), desc, progress)
+    try:
+        for _, labels in map_chunks(
+            chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address
+        ):
+            yield labels
+            update(labels)
+    finally:
+        close()
+
+
 def label_seeds(
     cfg: SolveConfig, *, overwrite: bool = False, progress: bool = True
 ) -> tuple[Path, dict[int, Label]]:
@@ -193,22 +209,14 @@ def label_seeds(
         (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds, cfg.probe_nodes)
         for i in range(0, len(todo), CHUNK)
     ]
-    update, close = _progress(len(todo), f"solve {variant.env_name}", progress)
-    try:
-        with path.open("a", newline="") as f:
-            writer = csv.writer(f)
-            chunks = map_chunks(
-                _solve_chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address
-            )
-            for _, labels in chunks:
-                for lb in labels:
-                    writer.writerow(label_row(lb))
-                    assert lb.seed is not None
-                    done[lb.seed] = lb
-                f.flush()
-                update(labels)
-    finally:
-        close()
+    with path.open("a", newline="") as f:
+        writer = csv.writer(f)
+        for labels in solved_chunks(cfg, _solve_chunk, tasks, f"solve {variant.env_name}", progress):
+            for lb in labels:
+                writer.writerow(label_row(lb))
+                assert lb.seed is not None
+                done[lb.seed] = lb
+            f.flush()
     sort_rows(path)
     return path, {s: done[s] for s in seeds if s in done}
 
@@ -243,18 +251,11 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
         (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds, cfg.probe_nodes)
         for i in range(0, len(todo), CHUNK)
     ]
-    update, close = _progress(len(todo), f"deepen {variant.env_name}", progress)
-    try:
-        for _, labels in map_chunks(
-            _solve_chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address
-        ):
-            for lb in labels:
-                assert lb.seed is not None
-                done[lb.seed] = lb
-            write_rows(path, head, done)
-            update(labels)
-    finally:
-        close()
+    for labels in solved_chunks(cfg, _solve_chunk, tasks, f"deepen {variant.env_name}", progress):
+        for lb in labels:
+            assert lb.seed is not None
+            done[lb.seed] = lb
+        write_rows(path, head, done)
     return path, {s: done[s] for s in seeds if s in done}, len(todo)
 
 

@@ -36,6 +36,8 @@ def local_ray() -> Iterator[Any]:
 
     # The test module is not importable on Ray's workers: its functions travel by value.
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    if ray.is_initialized():  # a Ray an earlier test module started (connect_ray keeps it running)
+        ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
     yield ray
     ray.shutdown()
