@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.policies import GreedyPolicy
+from agents.policies import GreedyPolicy, greedy_pick
 from patience_gym.determinize import agrees, consistent_deck, repaired_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import make_game
@@ -172,9 +172,10 @@ class PlannerPolicy:
                     self.plans.append(_Plan(deck, [t.action, *label.actions]))
                 else:
                     score[t.action] += label.best_cards
-        best = min(allowed, key=lambda t: (-score[t.action], t.visits, -t.heuristic, t.action))
-        self.plans = [p for p in self.plans if p.line[0] == best.action]
-        return best.action, "progress"
+        top = max(score.values())
+        best = greedy_pick([t for t in allowed if score[t.action] == top])  # ties: greedy's rule
+        self.plans = [p for p in self.plans if p.line[0] == best]
+        return best, "progress"
 
     def _vote(self) -> int:
         """The first move most winning lines take (ties: the lowest id)."""

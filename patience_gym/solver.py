@@ -156,7 +156,7 @@ def dive(
     seen = {bytes(g.state_key())}
     nodes = 0
     for _ in range(max_moves or variant.max_episode_steps):
-        best: tuple[int, int, Any] | None = None  # cards reached, action, position after it
+        best: tuple[int, int, Any, bytes] | None = None  # cards reached, action, position after it, its key
         for a in np.flatnonzero(g.mask()).tolist():
             child = g.clone()
             child.apply(a)
@@ -169,10 +169,10 @@ def dive(
                 actions = (*line, a, *(int(x) for x in won_line))
                 return Label(seed, "won", nodes, time.perf_counter() - start, actions)
             if best is None or cards > best[0]:
-                best = (int(cards), a, child)
+                best = (int(cards), a, child, key)
         if best is None:
             break
-        _cards, a, g = best
+        _cards, a, g, key = best
         line.append(a)
-        seen.add(bytes(g.state_key()))
+        seen.add(key)
     return Label(seed, "unknown", nodes, time.perf_counter() - start)
