@@ -48,7 +48,7 @@ from agents.policies import GreedyPolicy, greedy_pick
 from patience_gym.determinize import agrees, consistent_deck, repaired_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import make_game
-from patience_gym.solver import Label, dive, solve_line
+from patience_gym.solver import solve_line
 
 __all__ = ["SETTINGS", "PlannerPolicy", "parse_planner_spec"]
 
@@ -59,7 +59,6 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "retry": (8, "greedy moves after a round with no deal won (a card turning up ends the wait)"),
     "probe": (0, "nodes of each budget spent first on the solver's probe for a win (0 to budget)"),
     "progress": (0, "1: where no sample is won, the move whose searches reach most foundation cards"),
-    "dive": (0, "N >= 1: solve each sample by a dive of N nodes a move instead (budget unused there)"),
 }
 
 
@@ -75,13 +74,7 @@ class PlannerPolicy:
     name = "planner"
 
     def __init__(
-        self,
-        samples: int = 8,
-        budget: int = 20_000,
-        retry: int = 8,
-        probe: int = 0,
-        progress: int = 0,
-        dive: int = 0,
+        self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0, progress: int = 0
     ) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -93,11 +86,8 @@ class PlannerPolicy:
         if progress not in (0, 1) or isinstance(progress, bool):
             raise ValueError(f"planner: progress must be 0 or 1, got {progress!r}")
         self.samples, self.budget, self.retry, self.probe = samples, budget, retry, probe
-        if isinstance(dive, bool) or not isinstance(dive, int) or dive < 0:
-            raise ValueError(f"planner: dive must be a whole number >= 0, got {dive!r}")
-        self.progress, self.dive = progress, dive
+        self.progress = progress
         extra = (f",probe={probe}" if probe else "") + (",progress=1" if progress else "")
-        extra += f",dive={dive}" if dive else ""
         self.name = f"planner(samples={samples},budget={budget},retry={retry}{extra})"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -147,25 +137,18 @@ class PlannerPolicy:
         if self.wait > 0 and unseen == self.unseen:
             self.wait -= 1
             return self._fallback(env)
+        variant, options = env.variant, env.game.options
         for _ in range(self.samples):
             deck = consistent_deck(env, self.rng)
-            label = self._solve(env, deck)
+            label = solve_line(
+                variant, options, deck, self.actions, max_nodes=self.budget, probe_nodes=self.probe
+            )
             if label.label == "won" and label.actions:
                 self.plans.append(_Plan(deck, list(label.actions)))
         if self.plans:
             return self._vote(), "solved"
         self.wait, self.unseen = self.retry, unseen
         return self._fallback(env)
-
-    def _solve(self, env: PatienceEnv, deck: list[str]) -> Label:
-        """One sampled deal solved from the current position: one search, or a dive."""
-        variant, options = env.variant, env.game.options
-        if self.dive:
-            left = variant.max_episode_steps - len(self.actions)
-            return dive(
-                variant, options, deck=deck, actions=self.actions, move_nodes=self.dive, max_moves=left
-            )
-        return solve_line(variant, options, deck, self.actions, max_nodes=self.budget, probe_nodes=self.probe)
 
     def _fallback(self, env: PatienceEnv) -> tuple[int, str]:
         """Greedy's move, or with ``progress=1`` the progress move (module docstring)."""
@@ -232,7 +215,7 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
-        least = 0 if key in ("probe", "progress", "dive") else 1
+        least = 0 if key in ("probe", "progress") else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:

@@ -133,7 +133,6 @@ def dive(
     *,
     seed: int | None = None,
     deck: object = None,
-    actions: Sequence[int] = (),
     move_nodes: int = 2_000,
     max_moves: int | None = None,
 ) -> Label:
@@ -145,10 +144,6 @@ def dive(
     position the dive has been in. The dive stops when it wins, when no move leads anywhere new,
     or after ``max_moves`` moves (default the variant's step limit).
 
-    ``actions`` are played first (each must be legal): the dive starts from the position they reach,
-    and a won label's ``actions`` continue from there, as :func:`solve_line`'s do (the planner's
-    ``dive`` setting asks this of its sampled deals).
-
     It never backtracks, so it answers **won** or **unknown**, never lost. It finds wins far from
     the depth-first search's first choices, where that search commits early and cannot get back
     (docs/solver.md: St. Louis); ``nodes`` counts every node of every search.
@@ -157,8 +152,6 @@ def dive(
         raise ValueError(f"the nodes per move must be a positive integer, got {move_nodes!r}")
     start = time.perf_counter()
     g, solve = _dealt(variant, options, seed, deck)._c, _module().solve
-    for a in actions:
-        g.apply(int(a))  # checked: an illegal id raises instead of corrupting the game
     line: list[int] = []
     seen = {bytes(g.state_key())}
     nodes = 0

@@ -30,17 +30,6 @@ def test_a_dive_wins_a_deal_the_depth_first_search_leaves_unknown() -> None:
     assert dive(ST_LOUIS, seed=WON_BY_DIVING, move_nodes=500).actions == label.actions  # deterministic
 
 
-def test_a_dive_starts_after_the_actions_given_and_its_line_continues_from_there() -> None:
-    won = dive(ST_LOUIS, seed=WON_BY_DIVING, move_nodes=500)
-    head = won.actions[:20]
-    label = dive(ST_LOUIS, seed=WON_BY_DIVING, actions=head, move_nodes=500)
-    assert label.label == "won"
-    assert label.actions == won.actions[20:]  # the same dive, its first 20 moves given
-    assert replay_wins("StLouis-v0", WON_BY_DIVING, (*head, *label.actions))
-    with pytest.raises(ValueError):  # an illegal action of the prefix is refused, not played
-        dive(ST_LOUIS, seed=WON_BY_DIVING, actions=[10_000], move_nodes=500)
-
-
 def test_a_dive_never_answers_lost() -> None:
     nestor = get_variant("Nestor-v0")
     lost = next(s for s in range(200) if solve_deal(nestor, seed=s, max_nodes=50_000).label == "lost")
