@@ -157,11 +157,6 @@ public:
     // because it never turns a won position into a lost one (a provably safe automatic move,
     // documented where it is overridden). Default: none (-1), every legal move is tried.
     virtual int safe_move() const { return -1; }
-    // A RELAXATION of this position: a game that every winning line of this one maps to a winning
-    // line of (it allows at least the same play), so that when the relaxation is proven lost, so
-    // is this position. Its moves need not be this game's actions: the solver only ever asks it
-    // for a proof of loss, never for a line (solve()'s relax_nodes). Default: none (nullptr).
-    virtual std::unique_ptr<Game> relaxation() const { return nullptr; }
     // Move ordering only (never pruning): a larger value is tried first. Default: the solver's
     // own order (moves that win cards first, then the table's order).
     virtual int move_priority(int /*action*/) const { return 0; }

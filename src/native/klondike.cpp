@@ -144,7 +144,6 @@ public:
     }
 
     void apply(int a) override {
-        if (a >= FREE0) return play_free(a);  // only a relaxation is offered these (below)
         const Move m = move_of(a);
         switch (m.kind) {
             case Kind::Stock:
@@ -317,11 +316,6 @@ public:
             key.push_back(static_cast<char>(down_[i]));
             key_put(key, piles_[i]);
         }
-        if (relaxed_) {  // the free cards as a set (their order no longer matters)
-            const std::uint64_t set = free_set();
-            for (int b = 0; b < 64; b += 8) key.push_back(static_cast<char>((set >> b) & 0xFF));
-            return key;
-        }
         key.push_back(static_cast<char>(waste_size()));
         for (int k = 0; k < waste_size(); ++k) key.push_back(static_cast<char>(waste_card(k)));
         key.push_back(static_cast<char>(keyed_talon_size()));
@@ -353,7 +347,6 @@ public:
         std::sort(ph.begin(), ph.end());
         std::uint64_t h = 0x243F6A8885A308D3ULL;
         for (std::uint64_t x : ph) h = mix(h ^ x);
-        if (relaxed_) return mix(h ^ mix(free_set() ^ 0x5851F42D4C957F2DULL));
         const int n = waste_size();
         std::uint64_t w = static_cast<std::uint64_t>(n);
         for (int k = 0; k < n; ++k) {
@@ -398,9 +391,6 @@ public:
         for (int i = 0; i < N_PILES; ++i)
             if (!piles_[i].empty() && dead_end_card(piles_[i].back())) return PILE_F0 + i;
         if (draw_ == 1 && !talon_.empty() && dead_end_card(talon_.back())) return TALON_F;
-        if (relaxed_)  // SAFE MOVE 3: as safe move 1, for any free card (no order to shift)
-            for (int k = 0; k < stock_.size(); ++k)
-                if (dead_end_card(stock_[k])) return free_move(stock_[k], FOUNDATION);
         return -1;
     }
 
@@ -450,15 +440,6 @@ public:
             if (mask[a]) out.push_back({{a}, move_priority(a)});
         for (int a = PILE_P0; a < N_ACTIONS; ++a)
             if (mask[a]) out.push_back({{a}, move_priority(a)});
-        if (relaxed_) {
-            for (int k = 0; k < stock_.size(); ++k) {
-                const int c = stock_[k];
-                if (to_foundation(c)) out.push_back({{free_move(c, FOUNDATION)}, 4});
-                for (int j = 0; j < N_PILES; ++j)
-                    if (to_pile(c, j)) out.push_back({{free_move(c, j)}, 4});
-            }
-            return;
-        }
         const int n = waste_size();
         int nt = talon_.size(), used = passes_used_;
         std::array<bool, 25> met{};
@@ -491,46 +472,10 @@ public:
         }
     }
 
-    // THE RELAXATION (Game::relaxation): FREE STOCK. The same game, except that every card of the
-    // stock and talon may be played at any time, to its foundation or to a pile, as if it were
-    // the talon's top. Every line of this game maps to a line of the relaxation that puts the
-    // same cards in the same places: drop the turns and new passes, and play each talon top from
-    // wherever it lies. So a position whose relaxation is lost is lost. The free cards' order no
-    // longer matters, so the key reads them as a set; no turn and no pass is offered.
-    std::unique_ptr<Game> relaxation() const override {
-        if (relaxed_) return nullptr;
-        auto r = std::make_unique<Klondike>(*this);
-        while (!r->talon_.empty()) r->stock_.push(r->talon_.pop());
-        r->relaxed_ = true;
-        return r;
-    }
-
     std::unique_ptr<Game> clone() const override { return std::make_unique<Klondike>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 
 private:
-    // The relaxation's moves, numbered after the actions: FREE0 + 8 * card + (pile, or 7).
-    static constexpr int FREE0 = N_ACTIONS, FOUNDATION = 7;
-    static int free_move(int c, int dst) { return FREE0 + 8 * c + dst; }
-    std::uint64_t free_set() const {
-        std::uint64_t set = 0;
-        for (int k = 0; k < stock_.size(); ++k) set |= std::uint64_t{1} << stock_[k];
-        return set;
-    }
-    void play_free(int a) {
-        const int c = (a - FREE0) / 8, dst = (a - FREE0) % 8;
-        int k = 0;
-        while (k < stock_.size() && stock_[k] != c) ++k;
-        if (!relaxed_ || k == stock_.size()) throw std::logic_error("Klondike: not a free card");
-        for (; k + 1 < stock_.size(); ++k) stock_.cards[k] = stock_.cards[k + 1];
-        stock_.truncate(stock_.size() - 1);
-        if (dst == FOUNDATION) {
-            ++found_[suit_of(c)];
-        } else {
-            piles_[dst].push(c);
-        }
-    }
-
     // configuration
     int draw_;
     int passes_;  // -1: without limit
@@ -542,7 +487,6 @@ private:
     Stack<24> talon_;
     std::array<int, 4> found_{};
     int passes_used_ = 1;
-    bool relaxed_ = false;  // the relaxation: stock and talon cards are free (above)
 };
 
 }  // namespace

@@ -292,28 +292,24 @@ NB_MODULE(_native, m) {
 
     m.def(
         "solve",
-        [](const pg::Game& g, std::int64_t max_nodes, double max_seconds, std::int64_t probe_nodes,
-           std::int64_t relax_nodes) {
+        [](const pg::Game& g, std::int64_t max_nodes, double max_seconds, std::int64_t probe_nodes) {
             if (max_nodes <= 0) throw std::invalid_argument("max_nodes must be positive, got " + std::to_string(max_nodes));
             if (probe_nodes < 0)
                 throw std::invalid_argument("probe_nodes must be >= 0, got " + std::to_string(probe_nodes));
-            if (relax_nodes < 0)
-                throw std::invalid_argument("relax_nodes must be >= 0, got " + std::to_string(relax_nodes));
             pg::SolveResult r;
             {
                 nb::gil_scoped_release release;
                 r = pg::solve(g, static_cast<std::uint64_t>(max_nodes), max_seconds,
-                              static_cast<std::uint64_t>(probe_nodes), static_cast<std::uint64_t>(relax_nodes));
+                              static_cast<std::uint64_t>(probe_nodes));
             }
             static const char* const VERDICTS[] = {"unknown", "won", "lost"};
             return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds,
                                   r.best_cards, r.best_line);
         },
-        "game"_a, "max_nodes"_a, "max_seconds"_a, "probe_nodes"_a = 0, "relax_nodes"_a = 0,
+        "game"_a, "max_nodes"_a, "max_seconds"_a, "probe_nodes"_a = 0,
         "Solve ``game`` with every card known (solver.hpp): (verdict, actions, nodes, positions, seconds, "
         "best_cards, best_line), verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached). "
         "probe_nodes: the first nodes of the budget go to a limited discrepancy search for a win. "
-        "relax_nodes: the next go to the variant's relaxation (a proof of loss there is one here). "
         "best_cards: the most foundation cards on a position reached; best_line: the actions to the first such.");
 
     nb::class_<Stepper>(m, "Stepper")

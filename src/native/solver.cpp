@@ -206,8 +206,7 @@ bool probe(const Game& start, Budget& budget, SolveResult& result) {
 
 }  // namespace
 
-SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes,
-                  std::uint64_t relax_nodes) {
+SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes) {
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     SolveResult result;
@@ -224,18 +223,6 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
         const bool won = probe(start, first, result);
         result.nodes = std::min(first.nodes, first.max_nodes);
         if (won) return finish(Verdict::Won);
-    }
-
-    if (use_hooks && relax_nodes > 0 && result.nodes < max_nodes) {
-        if (const auto relaxed = start.relaxation()) {  // a proof of loss there is one here
-            const std::uint64_t share = std::min(relax_nodes, max_nodes - result.nodes);
-            const double left = max_seconds > 0 ? max_seconds - std::chrono::duration<double>(Clock::now() - t0).count() : 0.0;
-            if (max_seconds <= 0 || left > 0) {
-                const SolveResult r = solve(*relaxed, share, max_seconds > 0 ? left : 0.0);
-                result.nodes += std::min(r.nodes, share);
-                if (r.verdict == Verdict::Lost) return finish(Verdict::Lost);
-            }
-        }
     }
 
     Budget budget{max_nodes, max_seconds, t0, result.nodes};

@@ -53,10 +53,6 @@ struct SolveResult {
 // probe_nodes > 0: first spend up to that many of the max_nodes on a probe for a win (limited
 // discrepancy search, solver.cpp), which can answer Won but never Lost; the exhaustive search then
 // has what is left. Only with the hooks on (the probe follows the variants' ordering).
-// relax_nodes > 0: next spend up to that many on the variant's relaxation (Game::relaxation(),
-// when it has one), a game that allows at least the same play: proven lost there, the position is
-// lost; otherwise (won there, or out of budget) the exhaustive search goes on with what is left.
-SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes = 0,
-                  std::uint64_t relax_nodes = 0);
+SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds, std::uint64_t probe_nodes = 0);
 
 }  // namespace pg
