@@ -29,10 +29,16 @@ hold the real cards only where the player has seen them; the greedy fallback rea
 sees. Its choices therefore never depend on a hidden card (tests/test_planner.py plays two deals
 that differ only in hidden cards). Its randomness is seeded with the episode's seed.
 
-Spec: ``planner`` or ``planner:samples=8,budget=20000,retry=8,probe=0,progress=0`` (any subset
-of the settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited discrepancy
-search (docs/solver.md), which finds wins near the move ordering's first choices far sooner than
-the depth-first search; the planner only wants wins, so ``probe=budget`` suits it.
+When no card is unseen (The Kings from the deal on; St. Louis, Louis, Babette, The Congress and Anna
+once the pack is out), every consistent deal is the real one: the planner then solves it once, with
+``known`` nodes (default the budget, which plays exactly as ``samples`` identical solves would; a
+probe gets the same share of them as of the budget). A larger ``known`` spends on the one real
+deal what a decision with hidden cards spends on its samples, and more.
+
+Spec: ``planner`` or ``planner:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0`` (any
+subset of the settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited
+discrepancy search (docs/solver.md), which finds wins near the move ordering's first choices far
+sooner than the depth-first search; the planner only wants wins, so ``probe=budget`` suits it.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "retry": (8, "greedy moves after a round with no deal won (a card turning up ends the wait)"),
     "probe": (0, "nodes of each budget spent first on the solver's probe for a win (0 to budget)"),
     "progress": (0, "1: where no sample is won, the move whose searches reach most foundation cards"),
+    "known": (0, "nodes for the one solve made when no card is unseen (0: the budget; probe scaled alike)"),
 }
 
 
@@ -74,7 +81,13 @@ class PlannerPolicy:
     name = "planner"
 
     def __init__(
-        self, samples: int = 8, budget: int = 20_000, retry: int = 8, probe: int = 0, progress: int = 0
+        self,
+        samples: int = 8,
+        budget: int = 20_000,
+        retry: int = 8,
+        probe: int = 0,
+        progress: int = 0,
+        known: int = 0,
     ) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -86,8 +99,11 @@ class PlannerPolicy:
         if progress not in (0, 1) or isinstance(progress, bool):
             raise ValueError(f"planner: progress must be 0 or 1, got {progress!r}")
         self.samples, self.budget, self.retry, self.probe = samples, budget, retry, probe
-        self.progress = progress
+        if isinstance(known, bool) or not isinstance(known, int) or known < 0:
+            raise ValueError(f"planner: known must be a whole number >= 0 (0: the budget), got {known!r}")
+        self.progress, self.known = progress, known
         extra = (f",probe={probe}" if probe else "") + (",progress=1" if progress else "")
+        extra += f",known={known}" if known else ""
         self.name = f"planner(samples={samples},budget={budget},retry={retry}{extra})"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -138,11 +154,12 @@ class PlannerPolicy:
             self.wait -= 1
             return self._fallback(env)
         variant, options = env.variant, env.game.options
-        for _ in range(self.samples):
+        budget, probe = self.budget, self.probe
+        if not unseen and self.known:  # every sample would be the real deal: one solve, more nodes
+            budget, probe = self.known, self.probe * self.known // self.budget
+        for _ in range(self.samples if unseen else 1):
             deck = consistent_deck(env, self.rng)
-            label = solve_line(
-                variant, options, deck, self.actions, max_nodes=self.budget, probe_nodes=self.probe
-            )
+            label = solve_line(variant, options, deck, self.actions, max_nodes=budget, probe_nodes=probe)
             if label.label == "won" and label.actions:
                 self.plans.append(_Plan(deck, list(label.actions)))
         if self.plans:
@@ -215,7 +232,7 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
-        least = 0 if key in ("probe", "progress") else 1
+        least = 0 if key in ("probe", "progress", "known") else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:

@@ -165,7 +165,7 @@ BUILTIN: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPoli
 
 
 def make_policy(spec: str) -> Policy:
-    """``random``, ``greedy``, ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0]`` (the
+    """``random``, ``greedy``, ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0]`` (the
     determinized solver planner of :mod:`agents.planner`; any subset of its settings),
     ``ppo:<path to a saved MaskablePPO model>`` or ``rllib:<RLlib run folder or checkpoint>``."""
     if spec in BUILTIN:
@@ -184,6 +184,6 @@ def make_policy(spec: str) -> Policy:
         return RLlibPolicy(spec[6:])
     raise ValueError(
         f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, "
-        "planner[:samples=8,budget=20000,retry=8,probe=0,progress=0], ppo:<model path> "
+        "planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0], ppo:<model path> "
         "or rllib:<checkpoint>"
     )

@@ -123,7 +123,8 @@ def test_the_spec_parses_and_bad_settings_are_refused() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             make_policy(spec)
-    with pytest.raises(ValueError, match=r"planner\[:samples=8,budget=20000,retry=8,probe=0,progress=0\]"):
+    spec_help = r"planner\[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0\]"
+    with pytest.raises(ValueError, match=spec_help):
         make_policy("planer")
     with pytest.raises(ValueError, match="budget must be a whole number >= 1"):
         PlannerPolicy(budget=0)
@@ -164,6 +165,38 @@ def test_progress_moves_replace_greedy_and_win_what_greedy_loses() -> None:
     assert _play(env, progress, 3)
     assert progress.stats["progress"] > 0 and progress.stats["greedy"] == 0
     assert "progress=1" in progress.name and "progress" not in plain.name
+
+
+def test_with_nothing_unseen_the_real_deal_is_solved_once_with_known_nodes(monkeypatch) -> None:
+    """St. Louis shows every card once its pack is dealt. From then on a fresh solve is one solve
+    of the real deal with ``known`` nodes (the probe scaled alike), where decisions with cards
+    still hidden solve ``samples`` deals with the budget. Seed 8 is lost with the budget alone and
+    won with ``known=200000``; ``known=0`` keeps the budget."""
+    import agents.planner as planner_module
+
+    env = gym.make("patience_gym/StLouis-v0")
+    calls: list[tuple[int, bool, int, int]] = []  # decision, cards unseen, nodes, probe
+    real_solve = planner_module.solve_line
+
+    def counted(*args: Any, max_nodes: int, probe_nodes: int) -> Any:
+        calls.append((len(planner.actions), bool(unseen_positions(env)), max_nodes, probe_nodes))
+        return real_solve(*args, max_nodes=max_nodes, probe_nodes=probe_nodes)
+
+    monkeypatch.setattr(planner_module, "solve_line", counted)
+    spec = "samples=2,budget=2000,probe=1800"
+    planner = make_planner(spec)
+    assert not _play(env, planner, 8) and planner.known == 0
+    assert {(hidden, n, p) for _, hidden, n, p in calls} == {(True, 2000, 1800), (False, 2000, 1800)}
+    calls.clear()
+    planner = make_planner(spec + ",known=200000")
+    assert _play(env, planner, 8) and "known=200000" in planner.name
+    per_decision = {(d, hidden): 0 for d, hidden, _, _ in calls}
+    for d, hidden, n, p in calls:
+        per_decision[d, hidden] += 1
+        assert (n, p) == ((2000, 1800) if hidden else (200_000, 180_000))
+    assert {(hidden, k) for (_, hidden), k in per_decision.items()} == {(True, 2), (False, 1)}
+    with pytest.raises(ValueError, match="known=-1 must be a whole number >= 0"):
+        make_policy("planner:known=-1")
 
 
 def test_the_planner_pickles_and_plays_the_same_afterwards() -> None:
