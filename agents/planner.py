@@ -177,7 +177,7 @@ class PlannerPolicy:
         if len(allowed) == 1:
             return allowed[0].action, "progress"
         variant, options = env.variant, env.game.options
-        decks = [consistent_deck(env, self.rng) for _ in range(self.samples)]
+        decks = [consistent_deck(env, self.rng) for _ in range(self.samples if unseen_positions(env) else 1)]
         nodes = max(1, self.budget // len(allowed))
         score: dict[int, int] = {}
         for t in allowed:
