@@ -152,7 +152,7 @@ class PlannerPolicy:
         unseen = len(unseen_positions(env))
         if self.wait > 0 and unseen == self.unseen:
             self.wait -= 1
-            return self._fallback(env)
+            return self._fallback(env, unseen)
         variant, options = env.variant, env.game.options
         budget, probe = self.budget, self.probe
         if not unseen and self.known:  # every sample would be the real deal: one solve, more nodes
@@ -165,9 +165,9 @@ class PlannerPolicy:
         if self.plans:
             return self._vote(), "solved"
         self.wait, self.unseen = self.retry, unseen
-        return self._fallback(env)
+        return self._fallback(env, unseen)
 
-    def _fallback(self, env: PatienceEnv) -> tuple[int, str]:
+    def _fallback(self, env: PatienceEnv, unseen: int) -> tuple[int, str]:
         """Greedy's move, or with ``progress=1`` the progress move (module docstring)."""
         if not self.progress:
             return self.greedy(env, np.zeros(0)), "greedy"
@@ -177,7 +177,7 @@ class PlannerPolicy:
         if len(allowed) == 1:
             return allowed[0].action, "progress"
         variant, options = env.variant, env.game.options
-        decks = [consistent_deck(env, self.rng) for _ in range(self.samples if unseen_positions(env) else 1)]
+        decks = [consistent_deck(env, self.rng) for _ in range(self.samples if unseen else 1)]
         nodes = max(1, self.budget // len(allowed))
         score: dict[int, int] = {}
         for t in allowed:
@@ -243,6 +243,11 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {key}={number} must be a whole number >= {least}")
         out[key] = number
     return out
+
+
+def spec_help() -> str:
+    """The planner's spec with every setting at its default, as error messages show it."""
+    return "planner[:" + ",".join(f"{k}={d}" for k, (d, _) in SETTINGS.items()) + "]"
 
 
 def make_planner(settings: str) -> PlannerPolicy:

@@ -182,8 +182,9 @@ def make_policy(spec: str) -> Policy:
         from agents.rllib import RLlibPolicy  # RLlib itself is imported by the policy (scale extra)
 
         return RLlibPolicy(spec[6:])
+    from agents.planner import spec_help
+
     raise ValueError(
-        f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, "
-        "planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0], ppo:<model path> "
+        f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, {spec_help()}, ppo:<model path> "
         "or rllib:<checkpoint>"
     )
