@@ -29,14 +29,25 @@ hold the real cards only where the player has seen them; the greedy fallback rea
 sees. Its choices therefore never depend on a hidden card (tests/test_planner.py plays two deals
 that differ only in hidden cards). Its randomness is seeded with the episode's seed.
 
+With ``rollouts=N`` they become *rollout* moves instead: among the same allowed moves, each is
+played on N consistent deals (the same N for every move) and the game rolled out from there by a
+fast base policy in the native engine (:func:`patience_gym.solver.rollout_values`,
+``src/native/rollout.hpp``: one legal action at a time, never back to a position met, the most
+foundation cards won, then the solver's move priority); the move whose rollouts end with the most
+foundation cards in all is played, ties going to greedy's choice. The base policy plays single
+actions and looks one move ahead, so unlike a search on a sampled deal it cannot time the stock on
+the sample's guessed order: on one-pass Klondike and Light and Shade, where the solver wins almost
+no sampled deal, this is what lifts the planner above greedy (docs/planner.md).
+
 When no card is unseen (The Kings from the deal on; St. Louis, Louis, Babette, The Congress and Anna
 once the pack is out), every consistent deal is the real one: the planner then solves it once, with
 ``known`` nodes (default the budget, which plays exactly as ``samples`` identical solves would; a
 probe gets the same share of them as of the budget). A larger ``known`` spends on the one real
 deal what a decision with hidden cards spends on its samples, and more.
 
-Spec: ``planner`` or ``planner:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0`` (any
-subset of the settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited
+Spec: ``planner`` or
+``planner:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0`` (any subset of the
+settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited
 discrepancy search (docs/solver.md), which finds wins near the move ordering's first choices far
 sooner than the depth-first search; the planner only wants wins, so ``probe=budget`` suits it.
 """
@@ -50,11 +61,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.policies import GreedyPolicy, greedy_pick
+from agents.policies import GreedyPolicy, Trial, greedy_pick
 from patience_gym.determinize import agrees, consistent_deck, repaired_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import make_game
-from patience_gym.solver import solve_line
+from patience_gym.solver import rollout_values, solve_line
 
 __all__ = ["SETTINGS", "PlannerPolicy", "parse_planner_spec"]
 
@@ -66,6 +77,7 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "probe": (0, "nodes of each budget spent first on the solver's probe for a win (0 to budget)"),
     "progress": (0, "1: where no sample is won, the move whose searches reach most foundation cards"),
     "known": (0, "nodes for the one solve made when no card is unseen (0: the budget; probe scaled alike)"),
+    "rollouts": (0, "N: where no sample is won, the move whose rollouts on N sampled deals end best"),
 }
 
 
@@ -88,6 +100,7 @@ class PlannerPolicy:
         probe: int = 0,
         progress: int = 0,
         known: int = 0,
+        rollouts: int = 0,
     ) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -101,9 +114,13 @@ class PlannerPolicy:
         self.samples, self.budget, self.retry, self.probe = samples, budget, retry, probe
         if isinstance(known, bool) or not isinstance(known, int) or known < 0:
             raise ValueError(f"planner: known must be a whole number >= 0 (0: the budget), got {known!r}")
-        self.progress, self.known = progress, known
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 0:
+            raise ValueError(f"planner: rollouts must be a whole number >= 0 (0: none), got {rollouts!r}")
+        if progress and rollouts:
+            raise ValueError("planner: progress=1 and rollouts=N are two fallbacks; give one of them")
+        self.progress, self.known, self.rollouts = progress, known, rollouts
         extra = (f",probe={probe}" if probe else "") + (",progress=1" if progress else "")
-        extra += f",known={known}" if known else ""
+        extra += (f",known={known}" if known else "") + (f",rollouts={rollouts}" if rollouts else "")
         self.name = f"planner(samples={samples},budget={budget},retry={retry}{extra})"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -138,7 +155,7 @@ class PlannerPolicy:
     def commit(self, env: PatienceEnv, action: int) -> None:
         """``action`` is played in the current position (before the env steps): plans that do not
         start with it are dropped, and greedy (the fallback) learns it."""
-        if self._how not in ("greedy", "progress"):  # greedy counts visits (its cycle guard) and
+        if self._how not in ("greedy", "progress", "rollout"):  # greedy counts visits (its cycle guard) and
             self.greedy.follow(env, action)  # replays moves (its shadow); after its own call (trials
             # included) it learns any move itself
         self._how = None
@@ -168,14 +185,17 @@ class PlannerPolicy:
         return self._fallback(env, unseen)
 
     def _fallback(self, env: PatienceEnv, unseen: int) -> tuple[int, str]:
-        """Greedy's move, or with ``progress=1`` the progress move (module docstring)."""
-        if not self.progress:
+        """Greedy's move, or with ``progress=1`` the progress move, with ``rollouts=N`` the rollout
+        move (module docstring)."""
+        if not self.progress and not self.rollouts:
             return self.greedy(env, np.zeros(0)), "greedy"
         trials = self.greedy.trials(env)
         fewest = min(t.visits for t in trials)
         allowed = [t for t in trials if t.visits == fewest]
         if len(allowed) == 1:
-            return allowed[0].action, "progress"
+            return allowed[0].action, "rollout" if self.rollouts else "progress"
+        if self.rollouts:
+            return self._rollout_move(env, unseen, allowed), "rollout"
         variant, options = env.variant, env.game.options
         decks = [consistent_deck(env, self.rng) for _ in range(self.samples if unseen else 1)]
         nodes = max(1, self.budget // len(allowed))
@@ -193,6 +213,18 @@ class PlannerPolicy:
         best = greedy_pick([t for t in allowed if score[t.action] == top])  # ties: greedy's rule
         self.plans = [p for p in self.plans if p.line[0] == best]
         return best, "progress"
+
+    def _rollout_move(self, env: PatienceEnv, unseen: int, allowed: list[Trial]) -> int:
+        """The move whose rollouts end with the most foundation cards in all, each move rolled out
+        on the same ``rollouts`` consistent deals (one when nothing is unseen); ties: greedy's."""
+        moves = [t.action for t in allowed]
+        steps = max(1, env.variant.max_episode_steps - len(self.actions))
+        total = np.zeros(len(moves), dtype=np.int64)
+        for _ in range(self.rollouts if unseen else 1):
+            deck = consistent_deck(env, self.rng)
+            total += rollout_values(env.variant, env.game.options, deck, self.actions, moves, steps)
+        top = int(total.max())
+        return greedy_pick([t for t, v in zip(allowed, total.tolist(), strict=True) if v == top])
 
     def _vote(self) -> int:
         """The first move most winning lines take (ties: the lowest id)."""
@@ -232,7 +264,7 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
-        least = 0 if key in ("probe", "progress", "known") else 1
+        least = 0 if key in ("probe", "progress", "known", "rollouts") else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:

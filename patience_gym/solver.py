@@ -23,7 +23,7 @@ import numpy as np
 from patience_gym.games import Variant
 from patience_gym.native import NativeGame, _module, make_game
 
-__all__ = ["VERDICTS", "Label", "dive", "solve_deal", "solve_line"]
+__all__ = ["VERDICTS", "Label", "dive", "rollout_values", "solve_deal", "solve_line"]
 
 #: What the solver can answer about a deal.
 VERDICTS = ("won", "lost", "unknown")
@@ -121,6 +121,31 @@ def solve_line(
         game._c, max_nodes, 0.0, probe_nodes
     )
     return Label(None, verdict, int(nodes), float(seconds), _ints(line), int(best), _ints(best_line))
+
+
+def rollout_values(
+    variant: Variant,
+    options: Mapping[str, Any] | None,
+    deck: object,
+    actions: Sequence[int],
+    moves: Sequence[int],
+    max_steps: int,
+) -> list[int]:
+    """Each of ``moves`` played in the position reached by dealing ``deck`` and playing ``actions``,
+    then the rollout base policy for at most ``max_steps - 1`` more actions
+    (``src/native/rollout.hpp``: single legal actions only, never back to a position met, most
+    foundation cards won, then the variant's move priority): the foundation cards each ends with.
+
+    The planner's value of a move on a sampled deal (``rollouts=N``, agents/planner.py).
+    """
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be a whole number >= 1, got {max_steps!r}")
+    game = make_game(variant, "native", **dict(options or {}))
+    assert isinstance(game, NativeGame)
+    game.new_game(None, deck)
+    for a in actions:
+        game._c.apply(int(a))  # checked: an illegal id raises instead of corrupting the game
+    return [int(v) for v in _module().rollouts(game._c, [int(m) for m in moves], max_steps)]
 
 
 def _ints(actions: Sequence[int]) -> tuple[int, ...]:

@@ -44,6 +44,8 @@ def _play(env: gym.Env[Any, Any], policy: Policy, seed: int, deck: list[str] | N
         ("Nestor-v0", {}),
         ("Klondike-v0", {"passes": None, "_planner": SMALL + ",probe=2000"}),  # the probe: as blind
         ("Anna-v0", {"refill": "pack", "_planner": SMALL + ",progress=1"}),  # progress moves: as blind
+        ("Klondike-v0", {"_planner": SMALL + ",rollouts=4"}),  # rollout moves: as blind
+        ("LightAndShade-v0", {"_planner": SMALL + ",rollouts=2"}),
     ],
 )
 def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, Any]) -> None:
@@ -123,7 +125,7 @@ def test_the_spec_parses_and_bad_settings_are_refused() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             make_policy(spec)
-    spec_help = r"planner\[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0\]"
+    spec_help = r"planner\[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0\]"
     with pytest.raises(ValueError, match=spec_help):
         make_policy("planer")
     with pytest.raises(ValueError, match="budget must be a whole number >= 1"):
@@ -138,6 +140,11 @@ def test_the_spec_parses_and_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="progress must be 0 or 1, got 2"):
         make_policy("planner:progress=2")
     assert make_planner("progress=0").progress == 0 and make_planner("progress=1").progress == 1
+    assert make_planner("rollouts=16").rollouts == 16 and "rollouts=16" in make_planner("rollouts=16").name
+    with pytest.raises(ValueError, match="rollouts=-2 must be a whole number >= 0"):
+        make_policy("planner:rollouts=-2")
+    with pytest.raises(ValueError, match="progress=1 and rollouts=N are two fallbacks; give one of them"):
+        make_policy("planner:progress=1,rollouts=4")
 
 
 def test_the_probe_setting_reaches_the_solver() -> None:
@@ -165,6 +172,19 @@ def test_progress_moves_replace_greedy_and_win_what_greedy_loses() -> None:
     assert _play(env, progress, 3)
     assert progress.stats["progress"] > 0 and progress.stats["greedy"] == 0
     assert "progress=1" in progress.name and "progress" not in plain.name
+
+
+def test_rollout_moves_replace_greedy_and_win_what_greedy_loses() -> None:
+    """``rollouts=N``: where no sampled deal is won, the planner rolls each move greedy's cycle
+    guard allows out on N sampled deals and plays the one that ends with most cards up. One-pass
+    Klondike, seed 31: greedy and the plain planner lose it, the planner with rollouts wins it."""
+    env = gym.make("patience_gym/Klondike-v0")
+    assert not _play(env, GreedyPolicy(), 31)
+    plain = make_planner(SMALL)
+    assert not _play(env, plain, 31) and plain.stats["greedy"] > 0
+    rollout = make_planner(SMALL + ",rollouts=16")
+    assert _play(env, rollout, 31)
+    assert rollout.stats["rollout"] > 0 and rollout.stats["greedy"] == 0
 
 
 def test_with_nothing_unseen_the_real_deal_is_solved_once_with_known_nodes(monkeypatch) -> None:

@@ -14,6 +14,7 @@
 
 #include "batched.hpp"
 #include "core.hpp"
+#include "rollout.hpp"
 #include "solver.hpp"
 
 namespace nb = nanobind;
@@ -206,6 +207,10 @@ NB_MODULE(_native, m) {
             return nb::bytes(key.data(), key.size());
         })
         .def("canonical_hash", &pg::Game::canonical_hash)  // the solver's hash of that key, for tests
+        .def("move_priority", [](const pg::Game& g, int a) {  // the solver's ordering (core.hpp)
+            check_action(g, a);
+            return g.move_priority(a);
+        }, "action"_a)
         .def("safe_move", &pg::Game::safe_move)
         .def("clone", &pg::Game::clone)
         .def("extra_names", &pg::Game::extra_names)
@@ -311,6 +316,17 @@ NB_MODULE(_native, m) {
         "best_cards, best_line), verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached). "
         "probe_nodes: the first nodes of the budget go to a limited discrepancy search for a win. "
         "best_cards: the most foundation cards on a position reached; best_line: the actions to the first such.");
+
+    m.def(
+        "rollouts",
+        [](const pg::Game& g, const std::vector<int>& actions, int max_steps) {
+            for (int a : actions) check_action(g, a);
+            nb::gil_scoped_release release;
+            return pg::rollouts(g, actions, max_steps);
+        },
+        "game"_a, "actions"_a, "max_steps"_a,
+        "For each legal action: play it on a copy of ``game``, then the rollout base policy (rollout.hpp) for "
+        "at most max_steps - 1 more actions; the foundation cards each copy ends with.");
 
     nb::class_<Stepper>(m, "Stepper")
         .def(nb::init<pg::Game&, Vec<std::int8_t>, Vec<float>>(), "game"_a, "mask"_a.noconvert(),
