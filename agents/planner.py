@@ -36,8 +36,15 @@ fast base policy in the native engine (:func:`patience_gym.solver.rollout_values
 foundation cards won, then the solver's move priority); the move whose rollouts end with the most
 foundation cards in all is played, ties going to greedy's choice. The base policy plays single
 actions and looks one move ahead, so unlike a search on a sampled deal it cannot time the stock on
-the sample's guessed order: on one-pass Klondike and Light and Shade, where the solver wins almost
-no sampled deal, this is what lifts the planner above greedy (docs/planner.md).
+the sample's guessed order. On Light and Shade, where the solver wins almost no sampled deal, the
+rollouts put far more cards on the foundations than greedy; on one-pass Klondike their values
+are too noisy to pick better moves than the base policy itself (docs/planner.md).
+
+With ``order=1`` the fallback's choice (and the ties of progress and rollout moves) is that base
+policy's first move instead of greedy's: the most foundation cards won, then the variant's move
+priority, then the lowest id (:func:`patience_gym.solver.ordering_pick`), read on the deal as the
+shadow deals the unseen cards, so it never depends on where they really lie. On one-pass Klondike
+this one-move rule is a stronger blind policy than greedy's heuristic (docs/planner.md).
 
 When no card is unseen (The Kings from the deal on; St. Louis, Louis, Babette, The Congress and Anna
 once the pack is out), every consistent deal is the real one: the planner then solves it once, with
@@ -46,8 +53,8 @@ probe gets the same share of them as of the budget). A larger ``known`` spends o
 deal what a decision with hidden cards spends on its samples, and more.
 
 Spec: ``planner`` or
-``planner:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0`` (any subset of the
-settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited
+``planner:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0`` (any subset
+of the settings). ``probe=N`` spends the first N nodes of each solve on the solver's limited
 discrepancy search (docs/solver.md), which finds wins near the move ordering's first choices far
 sooner than the depth-first search; the planner only wants wins, so ``probe=budget`` suits it.
 """
@@ -62,10 +69,11 @@ from typing import Any
 import numpy as np
 
 from agents.policies import GreedyPolicy, Trial, greedy_pick
+from agents.shadow import SHADOW_SEED
 from patience_gym.determinize import agrees, consistent_deck, repaired_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import make_game
-from patience_gym.solver import rollout_values, solve_line
+from patience_gym.solver import ordering_pick, rollout_values, solve_line
 
 __all__ = ["SETTINGS", "PlannerPolicy", "parse_planner_spec"]
 
@@ -78,6 +86,7 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "progress": (0, "1: where no sample is won, the move whose searches reach most foundation cards"),
     "known": (0, "nodes for the one solve made when no card is unseen (0: the budget; probe scaled alike)"),
     "rollouts": (0, "N: where no sample is won, the move whose rollouts on N sampled deals end best"),
+    "order": (0, "1: the fallback's choice is the solver's move ordering's first, not greedy's heuristic's"),
 }
 
 
@@ -101,6 +110,7 @@ class PlannerPolicy:
         progress: int = 0,
         known: int = 0,
         rollouts: int = 0,
+        order: int = 0,
     ) -> None:
         for key, value in (("samples", samples), ("budget", budget), ("retry", retry)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -118,9 +128,12 @@ class PlannerPolicy:
             raise ValueError(f"planner: rollouts must be a whole number >= 0 (0: none), got {rollouts!r}")
         if progress and rollouts:
             raise ValueError("planner: progress=1 and rollouts=N are two fallbacks; give one of them")
-        self.progress, self.known, self.rollouts = progress, known, rollouts
+        if order not in (0, 1) or isinstance(order, bool):
+            raise ValueError(f"planner: order must be 0 or 1, got {order!r}")
+        self.progress, self.known, self.rollouts, self.order = progress, known, rollouts, order
         extra = (f",probe={probe}" if probe else "") + (",progress=1" if progress else "")
         extra += (f",known={known}" if known else "") + (f",rollouts={rollouts}" if rollouts else "")
+        extra += ",order=1" if order else ""
         self.name = f"planner(samples={samples},budget={budget},retry={retry}{extra})"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -155,9 +168,10 @@ class PlannerPolicy:
     def commit(self, env: PatienceEnv, action: int) -> None:
         """``action`` is played in the current position (before the env steps): plans that do not
         start with it are dropped, and greedy (the fallback) learns it."""
-        if self._how not in ("greedy", "progress", "rollout"):  # greedy counts visits (its cycle guard) and
-            self.greedy.follow(env, action)  # replays moves (its shadow); after its own call (trials
-            # included) it learns any move itself
+        if self._how not in ("greedy", "progress", "rollout", "order"):
+            # greedy counts visits (its cycle guard) and replays moves (its shadow); after its own
+            # call (trials included) it learns any move itself
+            self.greedy.follow(env, action)
         self._how = None
         self.actions.append(action)
         self.plans = [_Plan(p.deck, p.line[1:]) for p in self.plans if p.line and p.line[0] == action]
@@ -186,16 +200,17 @@ class PlannerPolicy:
 
     def _fallback(self, env: PatienceEnv, unseen: int) -> tuple[int, str]:
         """Greedy's move, or with ``progress=1`` the progress move, with ``rollouts=N`` the rollout
-        move (module docstring)."""
-        if not self.progress and not self.rollouts:
+        move, with ``order=1`` the ordering's move (module docstring)."""
+        if not (self.progress or self.rollouts or self.order):
             return self.greedy(env, np.zeros(0)), "greedy"
+        how = "rollout" if self.rollouts else "progress" if self.progress else "order"
         trials = self.greedy.trials(env)
         fewest = min(t.visits for t in trials)
         allowed = [t for t in trials if t.visits == fewest]
-        if len(allowed) == 1:
-            return allowed[0].action, "rollout" if self.rollouts else "progress"
+        if len(allowed) == 1 or how == "order":
+            return self._pick(env, allowed), how
         if self.rollouts:
-            return self._rollout_move(env, unseen, allowed), "rollout"
+            return self._rollout_move(env, unseen, allowed), how
         variant, options = env.variant, env.game.options
         decks = [consistent_deck(env, self.rng) for _ in range(self.samples if unseen else 1)]
         nodes = max(1, self.budget // len(allowed))
@@ -210,13 +225,13 @@ class PlannerPolicy:
                 else:
                     score[t.action] += label.best_cards
         top = max(score.values())
-        best = greedy_pick([t for t in allowed if score[t.action] == top])  # ties: greedy's rule
+        best = self._pick(env, [t for t in allowed if score[t.action] == top])  # ties: the fallback's rule
         self.plans = [p for p in self.plans if p.line[0] == best]
         return best, "progress"
 
     def _rollout_move(self, env: PatienceEnv, unseen: int, allowed: list[Trial]) -> int:
         """The move whose rollouts end with the most foundation cards in all, each move rolled out
-        on the same ``rollouts`` consistent deals (one when nothing is unseen); ties: greedy's."""
+        on the same ``rollouts`` consistent deals (one when nothing is unseen); ties: :meth:`_pick`."""
         moves = [t.action for t in allowed]
         steps = max(1, env.variant.max_episode_steps - len(self.actions))
         total = np.zeros(len(moves), dtype=np.int64)
@@ -224,7 +239,16 @@ class PlannerPolicy:
             deck = consistent_deck(env, self.rng)
             total += rollout_values(env.variant, env.game.options, deck, self.actions, moves, steps)
         top = int(total.max())
-        return greedy_pick([t for t, v in zip(allowed, total.tolist(), strict=True) if v == top])
+        return self._pick(env, [t for t, v in zip(allowed, total.tolist(), strict=True) if v == top])
+
+    def _pick(self, env: PatienceEnv, allowed: list[Trial]) -> int:
+        """Greedy's choice among ``allowed``, or with ``order=1`` the solver's ordering's
+        (:func:`patience_gym.solver.ordering_pick`), on the deal with the unseen cards dealt as the
+        shadow deals them (a fixed guess: the choice never depends on where they really lie)."""
+        if not self.order or len(allowed) == 1:
+            return greedy_pick(allowed)
+        deck = consistent_deck(env, np.random.default_rng(SHADOW_SEED))
+        return ordering_pick(env.variant, env.game.options, deck, self.actions, [t.action for t in allowed])
 
     def _vote(self) -> int:
         """The first move most winning lines take (ties: the lowest id)."""
@@ -264,7 +288,7 @@ def parse_planner_spec(settings: str) -> dict[str, int]:
             raise ValueError(f"planner setting {part!r} not understood; use name=value with: {allowed}")
         if key in out:
             raise ValueError(f"planner setting {key} is given twice")
-        least = 0 if key in ("probe", "progress", "known", "rollouts") else 1
+        least = 0 if key in ("probe", "progress", "known", "rollouts", "order") else 1
         try:
             number = int(value.strip().replace("_", ""))
         except ValueError:

@@ -166,7 +166,7 @@ BUILTIN: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPoli
 
 def make_policy(spec: str) -> Policy:
     """``random``, ``greedy``,
-    ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0]`` (the
+    ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0]`` (the
     determinized solver planner of :mod:`agents.planner`; any subset of its settings),
     ``ppo:<path to a saved MaskablePPO model>`` or ``rllib:<RLlib run folder or checkpoint>``."""
     if spec in BUILTIN:

@@ -23,7 +23,7 @@ import numpy as np
 from patience_gym.games import Variant
 from patience_gym.native import NativeGame, _module, make_game
 
-__all__ = ["VERDICTS", "Label", "dive", "rollout_values", "solve_deal", "solve_line"]
+__all__ = ["VERDICTS", "Label", "dive", "ordering_pick", "rollout_values", "solve_deal", "solve_line"]
 
 #: What the solver can answer about a deal.
 VERDICTS = ("won", "lost", "unknown")
@@ -140,12 +140,43 @@ def rollout_values(
     """
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be a whole number >= 1, got {max_steps!r}")
+    game = _replayed(variant, options, deck, actions)
+    return [int(v) for v in _module().rollouts(game, [int(m) for m in moves], max_steps)]
+
+
+def ordering_pick(
+    variant: Variant,
+    options: Mapping[str, Any] | None,
+    deck: object,
+    actions: Sequence[int],
+    moves: Sequence[int],
+) -> int:
+    """Of ``moves`` (legal in the position reached by dealing ``deck`` and playing ``actions``), the
+    one the rollout base policy plays (``src/native/rollout.hpp``): the most foundation cards won,
+    then the variant's highest move priority (the solver's ordering), then the lowest id."""
+    if not moves:
+        raise ValueError("ordering_pick needs at least one move")
+    game = _replayed(variant, options, deck, actions)
+    before = game.foundation_cards
+
+    def preference(a: int) -> tuple[int, int, int]:
+        child = game.clone()
+        child.apply(int(a))  # checked, as above
+        return (int(child.foundation_cards) - int(before), int(game.move_priority(int(a))), -int(a))
+
+    return int(max(moves, key=preference))
+
+
+def _replayed(
+    variant: Variant, options: Mapping[str, Any] | None, deck: object, actions: Sequence[int]
+) -> Any:
+    """The native game (the module's object) dealt from ``deck`` with ``actions`` played."""
     game = make_game(variant, "native", **dict(options or {}))
     assert isinstance(game, NativeGame)
     game.new_game(None, deck)
     for a in actions:
         game._c.apply(int(a))  # checked: an illegal id raises instead of corrupting the game
-    return [int(v) for v in _module().rollouts(game._c, [int(m) for m in moves], max_steps)]
+    return game._c
 
 
 def _ints(actions: Sequence[int]) -> tuple[int, ...]:

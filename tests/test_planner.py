@@ -46,6 +46,7 @@ def _play(env: gym.Env[Any, Any], policy: Policy, seed: int, deck: list[str] | N
         ("Anna-v0", {"refill": "pack", "_planner": SMALL + ",progress=1"}),  # progress moves: as blind
         ("Klondike-v0", {"_planner": SMALL + ",rollouts=4"}),  # rollout moves: as blind
         ("LightAndShade-v0", {"_planner": SMALL + ",rollouts=2"}),
+        ("Babette-v0", {"_planner": SMALL + ",order=1"}),  # the ordering's fallback: as blind
     ],
 )
 def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, Any]) -> None:
@@ -125,7 +126,7 @@ def test_the_spec_parses_and_bad_settings_are_refused() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             make_policy(spec)
-    spec_help = r"planner\[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0\]"
+    spec_help = r"planner\[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0\]"
     with pytest.raises(ValueError, match=spec_help):
         make_policy("planer")
     with pytest.raises(ValueError, match="budget must be a whole number >= 1"):
@@ -145,6 +146,8 @@ def test_the_spec_parses_and_bad_settings_are_refused() -> None:
         make_policy("planner:rollouts=-2")
     with pytest.raises(ValueError, match="progress=1 and rollouts=N are two fallbacks; give one of them"):
         make_policy("planner:progress=1,rollouts=4")
+    with pytest.raises(ValueError, match="order must be 0 or 1, got 2"):
+        make_policy("planner:order=2")
 
 
 def test_the_probe_setting_reaches_the_solver() -> None:
@@ -185,6 +188,20 @@ def test_rollout_moves_replace_greedy_and_win_what_greedy_loses() -> None:
     rollout = make_planner(SMALL + ",rollouts=16")
     assert _play(env, rollout, 31)
     assert rollout.stats["rollout"] > 0 and rollout.stats["greedy"] == 0
+
+
+def test_the_ordering_fallback_replaces_greedy_and_wins_what_greedy_loses() -> None:
+    """``order=1``: the fallback's choice among the moves greedy's cycle guard allows is the solver's
+    move ordering's first (most foundation cards, then the move priority). One-pass Klondike, seed
+    64, with the solver all but off (one node): greedy and the plain planner lose it, the planner
+    with the ordering's fallback wins it."""
+    env = gym.make("patience_gym/Klondike-v0")
+    assert not _play(env, GreedyPolicy(), 64)
+    plain = make_planner("samples=1,budget=1,retry=4")
+    assert not _play(env, plain, 64)
+    ordered = make_planner("samples=1,budget=1,retry=4,order=1")
+    assert _play(env, ordered, 64)
+    assert ordered.stats["order"] > 0 and ordered.stats["greedy"] == 0 and "order=1" in ordered.name
 
 
 def test_with_nothing_unseen_the_real_deal_is_solved_once_with_known_nodes(monkeypatch) -> None:

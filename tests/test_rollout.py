@@ -10,7 +10,7 @@ import pytest
 
 from patience_gym.games import VARIANTS, Variant
 from patience_gym.native import NativeGame, make_game, native_available
-from patience_gym.solver import rollout_values
+from patience_gym.solver import ordering_pick, rollout_values
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="rollouts run on the native engine")
 
@@ -20,6 +20,13 @@ def _dealt(variant: Variant, seed: int) -> tuple[NativeGame, list[str]]:
     assert isinstance(game, NativeGame)
     game.new_game(np.random.default_rng(seed), None)
     return game, game.deck()
+
+
+def _key(g: Any, a: int) -> tuple[int, int, int]:
+    """The base policy's preference for legal move ``a`` of native game ``g`` (larger first)."""
+    child = g.clone()
+    child.apply(a)
+    return (child.foundation_cards - g.foundation_cards, g.move_priority(a), -a)
 
 
 def _base_rollout(g: Any, max_steps: int) -> int:
@@ -37,7 +44,7 @@ def _base_rollout(g: Any, max_steps: int) -> int:
             h = child.canonical_hash()
             if h in met:
                 continue
-            key = (child.foundation_cards - g.foundation_cards, g.move_priority(a), -a)
+            key = _key(g, a)
             if best is None or key > best[0]:
                 best = (key, a, h)
         if best is None:
@@ -88,3 +95,16 @@ def test_bad_rollout_requests_are_refused() -> None:
         rollout_values(variant, None, deck, [], [illegal], 10)
     with pytest.raises(IndexError, match="outside"):
         rollout_values(variant, None, deck, [], [10_000], 10)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+def test_the_ordering_pick_is_the_base_policys_first_choice(variant: Variant) -> None:
+    """ordering_pick (the planner's ``order=1``) takes the move the base policy would: the most
+    foundation cards won, then the highest move priority, then the lowest id."""
+    for seed in range(3):
+        game, deck = _dealt(variant, seed)
+        moves = np.flatnonzero(game._c.mask()).tolist()
+        assert ordering_pick(variant, None, deck, [], moves) == max(moves, key=lambda a: _key(game._c, a))
+        assert ordering_pick(variant, None, deck, [], moves[-1:]) == moves[-1]
+    with pytest.raises(ValueError, match="at least one move"):
+        ordering_pick(variant, None, deck, [], [])
