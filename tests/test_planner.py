@@ -163,45 +163,31 @@ def test_the_probe_setting_reaches_the_solver() -> None:
     assert probed > plain, by_plan
 
 
-def test_progress_moves_replace_greedy_and_win_what_greedy_loses() -> None:
-    """``progress=1``: where no sampled deal is won, the planner searches each move greedy's cycle
-    guard allows instead of playing greedy's move. Anna with ``refill='pack'``, seed 3: greedy
-    and the plain planner lose it, the planner with progress moves wins it."""
-    env = gym.make("patience_gym/Anna-v0", refill="pack")
-    assert not _play(env, GreedyPolicy(), 3)
-    plain = make_planner(SMALL)
-    assert not _play(env, plain, 3) and plain.stats["greedy"] > 0
-    progress = make_planner(SMALL + ",progress=1")
-    assert _play(env, progress, 3)
-    assert progress.stats["progress"] > 0 and progress.stats["greedy"] == 0
-    assert "progress=1" in progress.name and "progress" not in plain.name
-
-
-def test_rollout_moves_replace_greedy_and_win_what_greedy_loses() -> None:
-    """``rollouts=N``: where no sampled deal is won, the planner rolls each move greedy's cycle
-    guard allows out on N sampled deals and plays the one that ends with most cards up. One-pass
-    Klondike, seed 31: greedy and the plain planner lose it, the planner with rollouts wins it."""
-    env = gym.make("patience_gym/Klondike-v0")
-    assert not _play(env, GreedyPolicy(), 31)
-    plain = make_planner(SMALL)
-    assert not _play(env, plain, 31) and plain.stats["greedy"] > 0
-    rollout = make_planner(SMALL + ",rollouts=16")
-    assert _play(env, rollout, 31)
-    assert rollout.stats["rollout"] > 0 and rollout.stats["greedy"] == 0
-
-
-def test_the_ordering_fallback_replaces_greedy_and_wins_what_greedy_loses() -> None:
-    """``order=1``: the fallback's choice among the moves greedy's cycle guard allows is the solver's
-    move ordering's first (most foundation cards, then the move priority). One-pass Klondike, seed
-    64, with the solver all but off (one node): greedy and the plain planner lose it, the planner
-    with the ordering's fallback wins it."""
-    env = gym.make("patience_gym/Klondike-v0")
-    assert not _play(env, GreedyPolicy(), 64)
-    plain = make_planner("samples=1,budget=1,retry=4")
-    assert not _play(env, plain, 64)
-    ordered = make_planner("samples=1,budget=1,retry=4,order=1")
-    assert _play(env, ordered, 64)
-    assert ordered.stats["order"] > 0 and ordered.stats["greedy"] == 0 and "order=1" in ordered.name
+@pytest.mark.parametrize(
+    ("env_id", "options", "seed", "plain_spec", "setting", "how"),
+    [
+        # progress=1: each move greedy's cycle guard allows is searched on the sampled deals
+        ("Anna-v0", {"refill": "pack"}, 3, SMALL, "progress=1", "progress"),
+        # rollouts=N: each allowed move rolled out on N sampled deals, the most cards up played
+        ("Klondike-v0", {}, 31, SMALL, "rollouts=16", "rollout"),
+        # order=1: the solver's move ordering's first move (the solver all but off: one node)
+        ("Klondike-v0", {}, 64, "samples=1,budget=1,retry=4", "order=1", "order"),
+    ],
+)
+def test_a_fallback_setting_replaces_greedy_and_wins_what_greedy_loses(
+    env_id: str, options: dict[str, Any], seed: int, plain_spec: str, setting: str, how: str
+) -> None:
+    """Where no sampled deal is won, each setting decides the move greedy would have played. On
+    each fixed deal here greedy and the plain planner lose, the planner with the setting wins, and
+    it never falls back on greedy's move."""
+    env = gym.make(f"patience_gym/{env_id}", **options)
+    assert not _play(env, GreedyPolicy(), seed)
+    plain = make_planner(plain_spec)
+    assert not _play(env, plain, seed) and plain.stats["greedy"] > 0
+    fallback = make_planner(f"{plain_spec},{setting}")
+    assert _play(env, fallback, seed)
+    assert fallback.stats[how] > 0 and fallback.stats["greedy"] == 0
+    assert setting in fallback.name and setting.split("=")[0] not in plain.name
 
 
 def test_with_nothing_unseen_the_real_deal_is_solved_once_with_known_nodes(monkeypatch) -> None:
