@@ -112,14 +112,9 @@ def solve_line(
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
         raise ValueError(f"the node budget must be a positive integer, got {max_nodes!r}")
     _check_probe(probe_nodes, max_nodes)
-    game = make_game(variant, "native", **dict(options or {}))
-    assert isinstance(game, NativeGame)
-    game.new_game(None, deck)
-    for a in actions:
-        game._c.apply(int(a))  # checked: an illegal id raises instead of corrupting the game
-    verdict, line, nodes, _positions, seconds, best, best_line = _module().solve(
-        game._c, max_nodes, 0.0, probe_nodes
-    )
+    game = _replayed(variant, options, deck, actions)
+    result = _module().solve(game, max_nodes, 0.0, probe_nodes)
+    verdict, line, nodes, _positions, seconds, best, best_line = result
     return Label(None, verdict, int(nodes), float(seconds), _ints(line), int(best), _ints(best_line))
 
 
@@ -154,17 +149,8 @@ def ordering_pick(
     """Of ``moves`` (legal in the position reached by dealing ``deck`` and playing ``actions``), the
     one the rollout base policy plays (``src/native/rollout.hpp``): the most foundation cards won,
     then the variant's highest move priority (the solver's ordering), then the lowest id."""
-    if not moves:
-        raise ValueError("ordering_pick needs at least one move")
     game = _replayed(variant, options, deck, actions)
-    before = game.foundation_cards
-
-    def preference(a: int) -> tuple[int, int, int]:
-        child = game.clone()
-        child.apply(int(a))  # checked, as above
-        return (int(child.foundation_cards) - int(before), int(game.move_priority(int(a))), -int(a))
-
-    return int(max(moves, key=preference))
+    return int(_module().ordering_pick(game, [int(m) for m in moves]))
 
 
 def _replayed(

@@ -7,9 +7,10 @@
     python scripts/rollout_probe.py --seeds 0:100 --samples 32 --z 2  # leave its move only past 2 s.e.
     python scripts/rollout_probe.py --seeds 0:100 --seeing            # rollouts on the real deal
 
-The base policy (``src/native/rollout.hpp``) takes, at each decision, the legal move to a position
-not met before in the game with the most foundation cards won, then the variant's move priority,
-then the lowest id; the game ends when no move leads anywhere new. With ``--samples N``, each such
+The base policy (``src/native/rollout.hpp``; its preferences asked of the engine) takes, at each
+decision, the legal move to a position not met before in the game with the most foundation cards
+won, then the variant's move priority, then the lowest id; the game ends when no move leads
+anywhere new. With ``--samples N``, each such
 move is played on the same N deals consistent with what the player has seen and rolled out by the
 base policy to the end (``patience_gym.solver.rollout_values``), and the move with the best mean is
 played, the base policy's move when it is among the best. ``--z Z`` leaves the base policy's move
@@ -28,6 +29,7 @@ import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.determinize import consistent_deck, unseen_positions
+from patience_gym.native import _module
 from patience_gym.solver import rollout_values
 
 
@@ -45,19 +47,21 @@ def play(env: gym.Env[Any, Any], seed: int, samples: int, z: float, seeing: bool
     g = core.game._c
     met, actions, done = {g.canonical_hash()}, [], False
     while not done:
-        options = []  # (preference, action, position hash) of each move to a position not met
+        leads_to = {}  # each move to a position not met: that position's hash
         for a in np.flatnonzero(core.action_masks()).tolist():
             child = g.clone()
             child.apply(a)
             if child.canonical_hash() not in met:
-                gain = child.foundation_cards - g.foundation_cards
-                options.append(((gain, g.move_priority(a), -a), a, child.canonical_hash()))
-        if not options:
+                leads_to[a] = child.canonical_hash()
+        if not leads_to:
             break
-        options.sort(reverse=True)
+        options = []  # (action, position hash), in the base policy's order of preference
+        while len(options) < len(leads_to):
+            a = int(_module().ordering_pick(g, [m for m in leads_to if m not in dict(options)]))
+            options.append((a, leads_to[a]))
         pick = options[0]
         if (samples or seeing) and len(options) > 1:
-            moves = [o[1] for o in options]
+            moves = [o[0] for o in options]
             n = 1 if seeing or not unseen_positions(core) else samples
             deck_of = (lambda: real) if seeing else (lambda: consistent_deck(core, rng))
             diff = _values(core, deck_of, actions, moves, n)
@@ -67,9 +71,9 @@ def play(env: gym.Env[Any, Any], seed: int, samples: int, z: float, seeing: bool
             better = [i for i in range(len(moves)) if mean[i] > 0 and mean[i] > z * se[i]]
             if better:
                 pick = options[max(better, key=lambda i: (mean[i], -i))]
-        met.add(pick[2])
-        actions.append(pick[1])
-        _, _, term, trunc, _ = env.step(pick[1])
+        met.add(pick[1])
+        actions.append(pick[0])
+        _, _, term, trunc, _ = env.step(pick[0])
         done, g = term or trunc, core.game._c
     return bool(g.won), int(g.foundation_cards)
 

@@ -328,6 +328,16 @@ NB_MODULE(_native, m) {
         "For each legal action: play it on a copy of ``game``, then the rollout base policy (rollout.hpp) for "
         "at most max_steps - 1 more actions; the foundation cards each copy ends with.");
 
+    m.def(
+        "ordering_pick",
+        [](const pg::Game& g, const std::vector<int>& moves) {
+            for (int a : moves) check_action(g, a);
+            return pg::preferred(g, moves);
+        },
+        "game"_a, "moves"_a,
+        "The rollout base policy's first choice among the legal ``moves`` (rollout.hpp): the most foundation "
+        "cards won, then the highest move priority, then the lowest id.");
+
     nb::class_<Stepper>(m, "Stepper")
         .def(nb::init<pg::Game&, Vec<std::int8_t>, Vec<float>>(), "game"_a, "mask"_a.noconvert(),
              "obs"_a.noconvert(), nb::keep_alive<1, 2>(),

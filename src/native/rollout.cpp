@@ -1,40 +1,66 @@
 // The rollouts of rollout.hpp.
 #include "rollout.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <unordered_set>
 
 namespace pg {
+namespace {
+
+// The base policy's choice among `candidates` (legal in g), skipping a move whose position's hash
+// is in `met` (when given): the most foundation cards won, then the highest move priority, then
+// the first candidate (candidates come in ascending ids). -1 when none is left; *hash gets the
+// chosen position's hash.
+int choose(const Game& g, const std::vector<int>& candidates, const std::unordered_set<std::uint64_t>* met,
+           std::uint64_t* hash) {
+    const int before = g.foundation_cards();
+    int best = -1;
+    std::tuple<int, int> best_score{0, 0};
+    for (int a : candidates) {
+        auto child = g.clone();
+        child->apply(a);
+        const std::uint64_t h = met ? child->canonical_hash() : 0;
+        if (met && met->count(h)) continue;
+        const std::tuple<int, int> score{child->foundation_cards() - before, g.move_priority(a)};
+        if (best < 0 || score > best_score) {  // ties keep the candidate met first
+            best = a;
+            best_score = score;
+            if (hash) *hash = h;
+        }
+    }
+    return best;
+}
+
+}  // namespace
 
 int rollout(Game& g, int max_steps) {
     std::unordered_set<std::uint64_t> met{g.canonical_hash()};
     std::vector<std::uint8_t> mask(static_cast<std::size_t>(g.n_actions()));
+    std::vector<int> legal;
     for (int step = 0; step < max_steps && !g.won(); ++step) {
         g.legal_mask(mask.data());
-        const int before = g.foundation_cards();
-        int best = -1;
-        std::tuple<int, int> best_score{0, 0};
-        std::uint64_t best_hash = 0;
-        for (int a = 0; a < g.n_actions(); ++a) {
-            if (!mask[static_cast<std::size_t>(a)]) continue;
-            auto child = g.clone();
-            child->apply(a);
-            const std::uint64_t h = child->canonical_hash();
-            if (met.count(h)) continue;
-            const std::tuple<int, int> score{child->foundation_cards() - before, g.move_priority(a)};
-            if (best < 0 || score > best_score) {  // ties keep the lower id, met first
-                best = a;
-                best_score = score;
-                best_hash = h;
-            }
-        }
+        legal.clear();
+        for (int a = 0; a < g.n_actions(); ++a)
+            if (mask[static_cast<std::size_t>(a)]) legal.push_back(a);
+        std::uint64_t hash = 0;
+        const int best = choose(g, legal, &met, &hash);
         if (best < 0) break;  // no legal move, or every one leads back
-        met.insert(best_hash);
+        met.insert(hash);
         g.apply(best);
     }
     return g.foundation_cards();
+}
+
+int preferred(const Game& g, const std::vector<int>& moves) {
+    if (moves.empty()) throw std::invalid_argument("ordering_pick needs at least one move");
+    for (int a : moves)
+        if (!g.is_legal(a)) throw std::invalid_argument(g.describe(a) + " is not legal now");
+    std::vector<int> sorted = moves;
+    std::sort(sorted.begin(), sorted.end());  // ties: the lowest id
+    return choose(g, sorted, nullptr, nullptr);
 }
 
 std::vector<int> rollouts(const Game& start, const std::vector<int>& actions, int max_steps) {

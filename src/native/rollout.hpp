@@ -22,6 +22,10 @@ namespace pg {
 // position, or max_steps actions were played; the foundation cards at the end.
 int rollout(Game& g, int max_steps);
 
+// The base policy's first choice among `moves` (each must be legal in g; positions met are not
+// considered): the most foundation cards won, then the highest move priority, then the lowest id.
+int preferred(const Game& g, const std::vector<int>& moves);
+
 // For each of `actions` (each must be legal in `start`): play it on a copy of `start`, then roll
 // out for at most max_steps - 1 more actions; the foundation cards each rollout ends with.
 std::vector<int> rollouts(const Game& start, const std::vector<int>& actions, int max_steps);
