@@ -113,7 +113,7 @@ def _args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--policy",
         default="greedy",
-        help="random, greedy, planner[:samples=N,budget=N] or ppo:<model.zip or run folder>",
+        help="random, greedy, planner[:samples=N,budget=N], rollout[:N] or ppo:<model.zip or run folder>",
     )
     p.add_argument("--seed", type=int, default=0, help="the deal: env.reset(seed=SEED) (>= 0, default 0)")
     p.add_argument("--out", default="replay.html", help="the HTML file to write (default replay.html)")
@@ -134,8 +134,8 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--policy",
         action="append",
-        help="random, greedy, planner[:samples=N,budget=N,retry=N], ppo:<model.zip> or rllib:<checkpoint>; "
-        "repeat for several",
+        help="random, greedy, planner[:samples=N,budget=N,retry=N], rollout[:N], ppo:<model.zip> or "
+        "rllib:<checkpoint>; repeat for several",
     )
     p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
@@ -177,7 +177,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     )
     if not cfg.policies:
         raise ConfigError(
-            "no policy given: use --policy (random, greedy, planner, ppo:<model path>, rllib:<checkpoint>)"
+            "no policy given: use --policy (random, greedy, planner, rollout, ppo:<model path>, "
+            "rllib:<checkpoint>)"
         )
     if cfg.backend == "ray":
         from agents.backends import connect_ray

@@ -91,6 +91,7 @@ def make_env(
     cycle: int | None = None,
     revisit_penalty: float = 0.0,
     move_features: bool = False,
+    rollout_features: int = 0,
 ) -> gym.Env[Obs, Any]:
     """One monitored environment dealing from ``first`` (a top-level function: subproc pickles it),
     with the move features of :mod:`agents.move_features` appended when ``move_features``."""
@@ -105,7 +106,7 @@ def make_env(
     if move_features:
         from agents.move_features import MoveFeatures
 
-        e = MoveFeatures(e)
+        e = MoveFeatures(e, rollout_features)
     return e
 
 
@@ -137,6 +138,7 @@ def make_train_env(cfg: TrainConfig, *, first_deal: int) -> VecEnv:
             stride=cfg.n_envs,
             revisit_penalty=cfg.revisit_penalty,
             move_features=cfg.move_features,
+            rollout_features=cfg.rollout_features,
         )
         for rank in range(cfg.n_envs)
     ]
@@ -157,6 +159,7 @@ def make_eval_env(cfg: TrainConfig) -> VecEnv:
                 first=cfg.eval_deal_seed,
                 cycle=cfg.eval_episodes,
                 move_features=cfg.move_features,
+                rollout_features=cfg.rollout_features,
             )
         ]
     )

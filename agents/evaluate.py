@@ -196,7 +196,8 @@ def evaluate(
 ) -> Result:
     """Play ``policy`` on ``episodes`` deals and summarise. ``workers > 1`` uses processes.
 
-    ``policy`` is a spec string (``random``, ``greedy``, ``ppo:<model>``, ``rllib:<checkpoint>``),
+    ``policy`` is a spec string (``random``, ``greedy``, ``rollout:N``, ``ppo:<model>``,
+    ``rllib:<checkpoint>``),
     a policy object (``name``, ``reset(seed)``, ``__call__(env, obs) -> action``) or a function
     ``f(env, obs) -> action``; an object or function is copied to each worker, so with
     ``workers > 1`` it must pickle.

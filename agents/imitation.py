@@ -122,6 +122,7 @@ def collect(
     gamma: float,
     report: Callable[[str], None],
     move_features: bool = False,
+    rollout_features: int = 0,
     student: Any = None,
     first_seed: int = IMITATION_DEAL_SEED,
 ) -> Demonstrations:
@@ -140,7 +141,7 @@ def collect(
     if move_features:
         from agents.move_features import MoveFeatures
 
-        env = MoveFeatures(env)
+        env = MoveFeatures(env, rollout_features)
     parts: list[Demonstrations] = []
     for i in range(episodes):
         parts.append(_episode(env, policy, first_seed + i, gamma, student))

@@ -15,6 +15,24 @@ a policy the same facts, for every action ``a`` (all zero when ``a`` is illegal)
 6      1: greedy would choose it (fewest visits first, then the best heuristic, then the lowest id)
 =====  ===========================================================================================
 
+With ``rollouts=N`` (config ``rollout_features: N``) three columns of look-ahead follow, from
+:func:`patience_gym.solver.rollout_values`: every legal move is played on the same N deals
+consistent with what the player has seen (one deal when nothing is unseen) and the game rolled out
+from there by the native base policy (``src/native/rollout.hpp``: single actions, never back to a
+position met, the most foundation cards won, then the solver's move priority):
+
+=====  ===========================================================================================
+7      the foundation cards the move's rollouts end with, on average, over the variant's total
+8      that average minus the best move's, over 10 (0 for the best; at least -5)
+9      1: the *rollout choice*: the best average among the moves greedy's cycle guard allows (the
+       fewest visits), ties going to greedy's choice; the move ``rollout:N`` plays
+=====  ===========================================================================================
+
+Where only one move is legal, nothing is rolled out: columns 7 and 8 are 0 and column 9 is 1.
+The consistent deals are drawn from a generator seeded by the decision's index in the episode
+(:data:`ROLLOUT_SEED`): they depend on *which* cards are unseen, never on where they lie, and a
+policy and a wrapper that see the same game compute the same numbers.
+
 **Nothing hidden is read.** A move that turns a card up is scored in the game's *shadow*
 (:mod:`agents.shadow`: the deal with its unseen cards dealt again in a fixed order), so that card
 is never looked at (:func:`agents.policies.look_ahead`); greedy scores the same way, and column 6
@@ -37,14 +55,26 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.heuristics import heuristic_for
-from agents.policies import greedy_pick, look_ahead
+from agents.policies import Trial, greedy_pick, look_ahead
 from agents.shadow import Shadow
+from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
+from patience_gym.solver import rollout_values
 
-#: Features per action (the table in the module docstring).
+#: Features per action without rollouts (the first table in the module docstring).
 K = 7
+#: Features per action with ``rollouts=N`` (both tables).
+K_ROLLOUT = 10
 FEATURE_NAMES = ("legal", "gained", "heuristic_change", "log_visits", "new_position", "undoes_last", "greedy")
+ROLLOUT_FEATURE_NAMES = ("rollout_cards", "rollout_gap", "rollout_choice")
+#: The rollouts' consistent deals at decision ``t`` of an episode come from ``(ROLLOUT_SEED, t)``.
+ROLLOUT_SEED = 7
+
+
+def features_per_action(rollouts: int = 0) -> int:
+    """The features per action: :data:`K`, or :data:`K_ROLLOUT` with rollouts."""
+    return K_ROLLOUT if rollouts else K
 
 
 class MoveFeaturizer:
@@ -55,7 +85,11 @@ class MoveFeaturizer:
     :meth:`played` with each action taken.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rollouts: int = 0) -> None:
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 0:
+            raise ValueError(f"rollouts must be a whole number >= 0, got {rollouts!r}")
+        self.rollouts = rollouts
+        self.k = features_per_action(rollouts)
         self.visits: dict[object, int] = {}
         self.history: list[int] = []
         self.previous: object = None
@@ -73,7 +107,7 @@ class MoveFeaturizer:
 
     def __call__(self, env: PatienceEnv) -> np.ndarray:
         game = reference(env.game)
-        out = np.zeros((game.n_actions, K), dtype=np.float32)
+        out = np.zeros((game.n_actions, self.k), dtype=np.float32)
         # Keys of the Python rules core on both sides: a native game's key (bytes) never equals
         # the key of its Python twin's clone (a tuple), so mixing them would count no visit.
         key = game.state_key()
@@ -94,12 +128,73 @@ class MoveFeaturizer:
             row[4] = t.visits == 0
             row[5] = t.key == previous
         out[greedy_pick(trials), 6] = 1.0
+        if self.rollouts:
+            self._rollouts(env, trials, out)
         return out.reshape(-1)
 
+    def _rollouts(self, env: PatienceEnv, trials: list[Trial], out: np.ndarray) -> None:
+        """Columns 7 to 9 (module docstring)."""
+        if len(trials) == 1:
+            out[trials[0].action, 9] = 1.0
+            return
+        moves = [t.action for t in trials]
+        rng = np.random.default_rng((ROLLOUT_SEED, len(self.history)))
+        steps = max(1, env.variant.max_episode_steps - len(self.history))
+        n = self.rollouts if unseen_positions(env) else 1
+        total = np.zeros(len(moves), dtype=np.float64)
+        for _ in range(n):
+            deck = consistent_deck(env, rng)
+            total += rollout_values(env.variant, env.game.options, deck, self.history, moves, steps)
+        mean = total / n
+        best = float(mean.max())
+        out[moves, 7] = mean / env.game.win_cards
+        out[moves, 8] = np.maximum(-5.0, (mean - best) / 10.0)
+        value = dict(zip(moves, mean.tolist(), strict=True))
+        fewest = min(t.visits for t in trials)
+        allowed = [t for t in trials if t.visits == fewest]
+        top = max(value[t.action] for t in allowed)
+        out[greedy_pick([t for t in allowed if value[t.action] == top]), 9] = 1.0
 
-def feature_size(n_actions: int) -> int:
+
+def feature_size(n_actions: int, rollouts: int = 0) -> int:
     """How many numbers :class:`MoveFeatures` appends for a variant with ``n_actions`` actions."""
-    return n_actions * K
+    return n_actions * features_per_action(rollouts)
+
+
+class RolloutPolicy:
+    """The rollout choice (column 9 of the module docstring's table) at every decision: among the
+    moves greedy's cycle guard allows, the one whose ``rollouts`` rollouts end with the most
+    foundation cards on average; ties go to greedy's choice. Spec ``rollout`` or ``rollout:N``.
+
+    It reads what the move features read: the legal moves, visits compared by key, consistent
+    deals that hold the real cards only where the player has seen them. Its choices therefore never
+    depend on a hidden card (tests/test_move_features.py plays two deals that differ only there).
+    """
+
+    def __init__(self, rollouts: int = 16) -> None:
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+            raise ValueError(f"policy 'rollout:N' needs N a positive whole number, got {rollouts!r}")
+        self.featurizer = MoveFeaturizer(rollouts)
+        self.name = f"rollout:{rollouts}"
+
+    def reset(self, seed: int) -> None:
+        """Deterministic: the episode's visits start afresh, nothing else to reseed."""
+        self.featurizer.reset()
+
+    def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        features = self.featurizer(env).reshape(-1, K_ROLLOUT)
+        action = int(np.argmax(features[:, 9]))
+        self.featurizer.played(action)
+        return action
+
+
+def make_rollout_policy(settings: str | None) -> RolloutPolicy:
+    """``rollout`` (``None``: 16 rollouts) or ``rollout:N``; anything else is refused with what is allowed."""
+    if settings is None:
+        return RolloutPolicy()
+    if not settings.isdigit() or int(settings) < 1:
+        raise ValueError(f"policy 'rollout:{settings}': N must be a positive whole number, e.g. rollout:16")
+    return RolloutPolicy(int(settings))
 
 
 class MoveFeatures(gym.Wrapper[np.ndarray, Any, np.ndarray, Any]):
@@ -109,16 +204,16 @@ class MoveFeatures(gym.Wrapper[np.ndarray, Any, np.ndarray, Any]):
     step passes through here. ``action_masks()`` answers as the environment's does.
     """
 
-    def __init__(self, env: gym.Env[np.ndarray, Any]) -> None:
+    def __init__(self, env: gym.Env[np.ndarray, Any], rollouts: int = 0) -> None:
         super().__init__(env)
         self.core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
         base = env.observation_space
         assert isinstance(base, spaces.Box) and len(base.shape) == 1, "a flat Box observation"
-        extra = feature_size(self.core.game.n_actions)
+        extra = feature_size(self.core.game.n_actions, rollouts)
         low = np.concatenate([base.low, np.full(extra, -5.0, np.float32)])
         high = np.concatenate([base.high, np.full(extra, 8.0, np.float32)])
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
-        self.featurizer = MoveFeaturizer()
+        self.featurizer = MoveFeaturizer(rollouts)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -24,7 +24,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
-from agents.move_features import K
+from agents.move_features import features_per_action
 
 #: ``policy_kwargs.scorer_arch`` when the config gives none.
 SCORER_ARCH = (64, 64)
@@ -63,13 +63,13 @@ class MoveHead(nn.Module):
     """The logits: a linear head on the state latent plus the shared scorer of each move's features."""
 
     def __init__(
-        self, state_latent: int, n_actions: int, arch: list[int], activation_fn: type[nn.Module]
+        self, state_latent: int, n_actions: int, arch: list[int], activation_fn: type[nn.Module], k: int
     ) -> None:
         super().__init__()
-        self.state_latent, self.n_actions = state_latent, n_actions
+        self.state_latent, self.n_actions, self.k = state_latent, n_actions, k
         self.state_head = nn.Linear(state_latent, n_actions)
         layers: list[nn.Module] = []
-        width = K
+        width = k
         for size in arch:
             layers += [nn.Linear(width, size), activation_fn()]
             width = size
@@ -77,7 +77,7 @@ class MoveHead(nn.Module):
         self.scorer = nn.Sequential(*layers)
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
-        moves = latent[:, self.state_latent :].reshape(-1, self.n_actions, K)
+        moves = latent[:, self.state_latent :].reshape(-1, self.n_actions, self.k)
         scores: torch.Tensor = self.scorer(moves).squeeze(-1)
         state: torch.Tensor = self.state_head(latent[:, : self.state_latent])
         return state + scores
@@ -93,9 +93,12 @@ class MoveScorerPolicy(MaskableActorCriticPolicy):
         lr_schedule: Any,
         *args: Any,
         scorer_arch: list[int] | tuple[int, ...] = SCORER_ARCH,
+        feature_rollouts: int = 0,
         **kwargs: Any,
     ) -> None:
         self.scorer_arch = [int(n) for n in scorer_arch]
+        self.feature_rollouts = int(feature_rollouts)
+        self.k = features_per_action(self.feature_rollouts)
         super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
 
     @property
@@ -104,11 +107,11 @@ class MoveScorerPolicy(MaskableActorCriticPolicy):
         return int(self.action_space.n)
 
     def _build_mlp_extractor(self) -> None:
-        state_size = self.features_dim - self.n_actions * K
+        state_size = self.features_dim - self.n_actions * self.k
         if state_size < 1:
             raise ValueError(
                 f"policy move_scorer needs the move features (move_features: true): the observation has "
-                f"{self.features_dim} numbers, fewer than {self.n_actions} actions x {K} features"
+                f"{self.features_dim} numbers, fewer than {self.n_actions} actions x {self.k} features"
             )
         # sb3 types the attribute as its MlpExtractor; this one answers the same calls
         self.mlp_extractor = _StateAndMoves(  # type: ignore[assignment]
@@ -120,7 +123,7 @@ class MoveScorerPolicy(MaskableActorCriticPolicy):
         extractor = self.mlp_extractor
         assert isinstance(extractor, _StateAndMoves)
         self.action_net = MoveHead(
-            extractor.state_latent, self.n_actions, self.scorer_arch, self.activation_fn
+            extractor.state_latent, self.n_actions, self.scorer_arch, self.activation_fn, self.k
         )
         if self.ortho_init:
             self.action_net.state_head.apply(partial(self.init_weights, gain=0.01))
@@ -134,4 +137,5 @@ class MoveScorerPolicy(MaskableActorCriticPolicy):
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data["scorer_arch"] = self.scorer_arch
+        data["feature_rollouts"] = self.feature_rollouts
         return data

@@ -168,13 +168,19 @@ def make_policy(spec: str) -> Policy:
     """``random``, ``greedy``,
     ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0]`` (the
     determinized solver planner of :mod:`agents.planner`; any subset of its settings),
-    ``ppo:<path to a saved MaskablePPO model>`` or ``rllib:<RLlib run folder or checkpoint>``."""
+    ``rollout[:N]`` (the best move by N rollouts of a native base policy on sampled deals:
+    :class:`agents.move_features.RolloutPolicy`), ``ppo:<path to a saved MaskablePPO model>`` or
+    ``rllib:<RLlib run folder or checkpoint>``."""
     if spec in BUILTIN:
         return BUILTIN[spec]()
     if spec == "planner" or spec.startswith("planner:"):
         from agents.planner import make_planner  # here: the planner builds on GreedyPolicy
 
         return make_planner(spec[len("planner:") :])
+    if spec == "rollout" or spec.startswith("rollout:"):
+        from agents.move_features import make_rollout_policy  # here: the features build on greedy
+
+        return make_rollout_policy(None if spec == "rollout" else spec[len("rollout:") :])
     if spec.startswith("ppo:"):
         from agents.ppo import PPOPolicy  # needs the train extra (torch, sb3-contrib)
 
@@ -186,6 +192,6 @@ def make_policy(spec: str) -> Policy:
     from agents.planner import spec_help
 
     raise ValueError(
-        f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, {spec_help()}, ppo:<model path> "
-        "or rllib:<checkpoint>"
+        f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, {spec_help()}, rollout[:N], "
+        "ppo:<model path> or rllib:<checkpoint>"
     )

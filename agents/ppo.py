@@ -7,10 +7,12 @@
     from sb3_contrib import MaskablePPO
     from agents.move_features import MoveFeatures
 
-    # The shipped configs train with move_features: true, so the model reads the observation with
-    # each legal move's features appended (agents/move_features.py); without it, drop the wrapper.
-    env = MoveFeatures(gym.make("patience_gym/Nestor-v0"))
     model = MaskablePPO.load("runs/ppo/nestor/best_model.zip", device="cpu")
+    # The shipped configs train with move_features: true, so the model reads the observation with
+    # each legal move's features appended (agents/move_features.py), most with rollout_features: 16
+    # (the model keeps the count); without move features, drop the wrapper.
+    rollouts = getattr(model.policy, "feature_rollouts", 0)
+    env = MoveFeatures(gym.make("patience_gym/Nestor-v0"), rollouts=rollouts)
     obs, info = env.reset(seed=0)
     done = False
     while not done:
@@ -84,15 +86,17 @@ class PPOPolicy:
         trained_actions = getattr(self.model.action_space, "n", None)
         trained = self.model.observation_space.shape
         n = env.game.n_actions
-        featured = obs.ndim == 1 and trained == (obs.shape[0] + feature_size(n),)
+        rollouts = int(getattr(self.model.policy, "feature_rollouts", 0))
+        featured = obs.ndim == 1 and trained == (obs.shape[0] + feature_size(n, rollouts),)
         if (obs.shape != trained and not featured) or n != trained_actions:
             raise ValueError(
                 f"{self.name} was trained on observations {trained} and {trained_actions} actions; this "
-                f"env has {obs.shape} (with move features {(obs.shape[0] + feature_size(n),)}) and {n}"
+                f"env has {obs.shape} (with move features {(obs.shape[0] + feature_size(n, rollouts),)}) "
+                f"and {n}"
             )
         if featured:
             if self.featurizer is None:
-                self.featurizer = MoveFeaturizer()
+                self.featurizer = MoveFeaturizer(rollouts)
             obs = np.concatenate([obs, self.featurizer(env)])
         action, _ = self.model.predict(obs, action_masks=env.action_masks(), deterministic=True)
         if self.featurizer is not None:

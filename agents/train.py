@@ -159,6 +159,7 @@ def _imitate(cfg: TrainConfig, model: MaskablePPO, out: Path, report: Callable[[
         reward=cfg.reward,
         gamma=float(model.gamma),
         move_features=cfg.move_features,
+        rollout_features=cfg.rollout_features,
         report=report,
     )
     demos = record(settings["episodes"])
@@ -259,6 +260,8 @@ def _policy_class(cfg: TrainConfig) -> str | type[Any]:
 
 def _policy_kwargs(cfg: TrainConfig) -> dict[str, Any]:
     kw = dict(cfg.policy_kwargs)
+    if cfg.rollout_features:
+        kw["feature_rollouts"] = cfg.rollout_features  # kept in the model: ppo:<path> rebuilds them
     if "activation_fn" in kw:
         kw["activation_fn"] = _ACTIVATION_FNS[kw["activation_fn"]]
     return kw

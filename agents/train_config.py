@@ -86,6 +86,12 @@ class TrainConfig:
     gained, heuristic change, visits of the position it leads to this episode, ...), so that the
     policy can see where a move leads and avoid cycles as greedy does. ``ppo:<model>`` rebuilds
     them when it plays."""
+    rollout_features: int = 0
+    """With ``move_features`` and ``policy: move_scorer``: roll every legal move out this many times
+    on deals consistent with what the player has seen, and add three columns per move (the
+    rollouts' average foundation cards, its gap to the best move's, the rollout choice;
+    :mod:`agents.move_features`). 0 (the default): no rollouts. The look-ahead is the base policy's,
+    computed in the native engine, not learnt; ``rollout:N`` plays its choice alone."""
     policy: Literal["mlp", "move_scorer"] = "mlp"
     """``mlp``: sb3's flat MLP over the observation, one output per action. ``move_scorer``
     (needs ``move_features``): each action's logit adds a small MLP shared by all actions scoring
@@ -183,6 +189,13 @@ def _check_policy(cfg: TrainConfig) -> None:
             "keys 'policy' and 'move_features': policy move_scorer scores each move from its features; "
             "set move_features: true (or policy: mlp)"
         )
+    if cfg.rollout_features and cfg.policy != "move_scorer":
+        raise ConfigError(
+            "keys 'rollout_features' and 'policy': the rollout features are read by policy move_scorer "
+            "(with move_features: true); set policy: move_scorer or rollout_features: 0"
+        )
+    if "feature_rollouts" in cfg.policy_kwargs:
+        raise ConfigError("key 'policy_kwargs.feature_rollouts' is set from the key 'rollout_features'")
     if "scorer_arch" in cfg.policy_kwargs and cfg.policy != "move_scorer":
         raise ConfigError("key 'policy_kwargs.scorer_arch' is a setting of policy: move_scorer only")
     if cfg.vec_env == "native" and cfg.move_features:
