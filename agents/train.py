@@ -115,8 +115,10 @@ def train(
     if cfg.torch_threads is not None:
         torch.set_num_threads(cfg.torch_threads)
     model, done = _model(cfg, out)
+    cloning = time.perf_counter()
     if cfg.imitation and not cfg.resume:
         _imitate(cfg, model, out, report)
+    cloning = time.perf_counter() - cloning
     eval_cb = _eval_callback(cfg, out, done=done, report=report) if cfg.eval_freq else None
     all_callbacks = _checkpoint_callbacks(cfg, out) + ([eval_cb] if eval_cb else []) + list(callbacks or [])
     start = time.perf_counter()
@@ -133,13 +135,15 @@ def train(
         saved = out / "checkpoints" / f"ppo_{model.num_timesteps}_steps.zip"
         saved.parent.mkdir(exist_ok=True)
         model.save(saved)
+        seconds = time.perf_counter() - start
         _write_info(
-            cfg, out, model, done=done, seconds=time.perf_counter() - start, eval_cb=eval_cb, interrupted=True
+            cfg, out, model, done=done, seconds=seconds, eval_cb=eval_cb, interrupted=True, cloning=cloning
         )
         _close(model)
         raise TrainingInterrupted(saved, int(model.num_timesteps)) from None
     model.save(out / "final_model.zip")
-    info = _write_info(cfg, out, model, done=done, seconds=time.perf_counter() - start, eval_cb=eval_cb)
+    seconds = time.perf_counter() - start
+    info = _write_info(cfg, out, model, done=done, seconds=seconds, eval_cb=eval_cb, cloning=cloning)
     _close(model)
     report(summary(info, out))
     return out
@@ -330,6 +334,7 @@ def _write_info(
     seconds: float,
     eval_cb: ReportingEvalCallback | None,
     interrupted: bool = False,
+    cloning: float = 0.0,
 ) -> dict[str, Any]:
     history = eval_cb.history if eval_cb else []
     best = max(history, key=lambda e: e.mean_reward, default=None)  # as best_model.zip is chosen
@@ -341,6 +346,7 @@ def _write_info(
         "interrupted": interrupted,
         "seconds": round(seconds, 1),
         "steps_per_second": round((model.num_timesteps - done) / seconds, 1) if seconds else None,
+        "imitation_seconds": round(cloning, 1),  # the warm start's teacher games and epochs, before PPO
         "best_evaluation": dataclasses.asdict(best) if best else None,
         "last_evaluation": dataclasses.asdict(history[-1]) if history else None,
     }

@@ -140,6 +140,7 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
             )
             row["train_timesteps"] = (info or {}).get("num_timesteps")
             row["train_seconds"] = (info or {}).get("seconds")
+            row["imitation_seconds"] = (info or {}).get("imitation_seconds")
             row["revisit_penalty"] = _trained_config(out).get("revisit_penalty", 0.0)
         print(
             f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, "
@@ -281,6 +282,8 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             if r["policy"] == "ppo" and r.get("train_timesteps"):
                 secs = r.get("train_seconds")
                 budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")
+                if r.get("imitation_seconds"):
+                    budget += f" after {r['imitation_seconds'] / 60:.1f} min of cloning"
                 if r.get("revisit_penalty"):
                     budget += f", revisit penalty {r['revisit_penalty']:g}"
             policy = r["policy"]

@@ -4,6 +4,7 @@ the cloned model is saved and evaluated before PPO moves it."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,8 @@ def test_cloning_makes_the_policy_agree_with_the_teacher(tmp_path):
     with (out / "evaluations.csv").open() as f:
         steps = [int(r["steps"]) for r in csv.DictReader(f)]
     assert steps[0] <= cfg.n_envs  # the cloned policy was evaluated before PPO changed it
+    info = json.loads((out / "train_info.json").read_text())
+    assert info["imitation_seconds"] > 0  # the warm start's time is reported beside PPO's
 
 
 def test_agreement_is_the_same_in_batches(tmp_path):

@@ -257,6 +257,7 @@ def test_training_reports_each_evaluation_and_keeps_them_in_a_csv(tiny_run: Path
     assert all(0 <= float(r[1]) <= 1 and 0 < float(r[2]) <= 52 for r in rows)  # Nestor pairs some cards
     info = json.loads((tiny_run / "train_info.json").read_text())
     assert info["last_evaluation"]["steps"] == 256 and info["interrupted"] is False
+    assert info["imitation_seconds"] < 1  # no warm start in tiny.yaml: nothing but the timer
 
 
 def test_saved_config_shows_the_env_options_in_effect(tiny_run: Path) -> None:
