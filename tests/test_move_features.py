@@ -38,6 +38,16 @@ NESTOR_ROWS = [
 ]
 
 
+def hidden_rotated(pack: list[str], hidden: list[int]) -> list[str]:
+    """``pack`` with the cards at the ``hidden`` positions rotated by one place: a deal the player
+    cannot tell from ``pack`` until one of them turns up."""
+    other = list(pack)
+    for p, q in zip(hidden, np.roll(hidden, 1).tolist(), strict=True):
+        other[p] = pack[q]
+    assert other != pack
+    return other
+
+
 def _features(obs: np.ndarray, env: gym.Env[Any, Any]) -> np.ndarray:
     n = env.unwrapped.game.n_actions  # type: ignore[attr-defined]
     return obs[-n * K :].reshape(n, K)
@@ -131,10 +141,7 @@ def test_features_do_not_depend_on_hidden_cards(name: str) -> None:
             cols, reserve = rectified_deal(list(core.game.initial_pack))
             pack = [card_name(col[r]) for r in range(6) for col in cols] + [card_name(c) for c in reserve]
             hidden = [48, 49, 50, 51]
-        other = list(pack)
-        for p, q in zip(hidden, np.roll(hidden, 1).tolist(), strict=True):
-            other[p] = pack[q]
-        assert other != pack
+        other = hidden_rotated(pack, hidden)
         traces = []
         for cards in (pack, other):
             obs, info = env.reset(options={"deck": cards})

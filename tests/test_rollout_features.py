@@ -11,6 +11,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from test_move_features import hidden_rotated
 
 import patience_gym  # noqa: F401  (registers the ids)
 from agents.move_features import (
@@ -93,10 +94,7 @@ def test_rollout_features_do_not_depend_on_hidden_cards(name: str) -> None:
     env.reset(seed=2)
     pack, hidden = core.game.deck(), unseen_positions(env)
     hidden = hidden[len(hidden) // 2 :]
-    other = list(pack)
-    for p, q in zip(hidden, np.roll(hidden, 1).tolist(), strict=True):
-        other[p] = pack[q]
-    assert other != pack
+    other = hidden_rotated(pack, hidden)
     traces = []
     for cards in (pack, other):
         policy = RolloutPolicy(4)
