@@ -1,4 +1,5 @@
-"""``patience-gym solve --dive N``: look again for wins among the deals a label file calls unknown.
+"""``patience-gym solve --dive N | --nested | --play SPEC``: look again for wins among the deals a
+label file calls unknown.
 
 The depth-first search commits to the move ordering's first choices near the root and, once its
 budget is spent deep in one subtree, never gets back (docs/solver.md: St. Louis). A *dive*
@@ -10,20 +11,32 @@ unknown (its row untouched).
 A won deal's row is replaced (label ``won``, its line, the nodes and seconds of the dive) as
 chunks finish. A header line records the nodes per move and the deals the dive left unknown, so an
 interrupted run keeps what it found and the same command resumes with the deals not yet dived.
+
+``--nested`` does the same with a nested rollout search (level 1; Cazenave's nested Monte-Carlo
+search; :func:`patience_gym.solver.nested_rollout`): every legal move rolled out by the fast native
+base policy, the best line met remembered and followed. ``--play SPEC`` plays each unknown deal
+with a policy (``planner:...``, ``rollout:16``, ``ppo:<model>``) through ``gym.make``: a game it
+wins is a winning line like any other, and proves the deal winnable whatever the policy read.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from agents.config import ConfigError
 from agents.labels import header_lines, read_labels, write_rows
 from patience_gym.games import get_variant
-from patience_gym.solver import Label, dive
+from patience_gym.solver import Label, dive, nested_rollout
 
 #: The header line of a dive: its nodes per move, then the seeds it dived and left unknown.
 DIVED = "# dived: unknown deals searched again by dives of {nodes} nodes a move; still unknown:"
+#: The header line of the nested rollout search, then the seeds it left unknown.
+NESTED = "# nested: unknown deals searched again by nested rollouts (level 1); still unknown:"
+#: The header line of a policy's play (``--play``): the policy's spec, then the seeds it did not win.
+PLAYED = "# played: unknown deals played by the policy {spec}, a win being a winning line; still unknown:"
 
 #: Deals per task handed to a worker (and per rewrite of the label file).
 CHUNK = 10
@@ -37,9 +50,51 @@ def _dive_chunk(task: tuple[str, dict[str, Any], list[int], int]) -> list[Label]
     return per_seed(seeds, lambda s: dive(variant, options, seed=s, move_nodes=nodes))
 
 
-def _dived_line(head: list[str], nodes: int) -> tuple[int, set[int]]:
-    """The index of this dive's header line in ``head`` (appended when missing) and its seeds."""
-    prefix = DIVED.format(nodes=nodes)
+def _nested_chunk(task: tuple[str, dict[str, Any], list[int], int]) -> list[Label]:
+    from agents.backends import per_seed
+
+    env, options, seeds, _ = task
+    variant = get_variant(env)
+    return per_seed(seeds, lambda s: nested_rollout(variant, options, seed=s))
+
+
+def _play_chunk(task: tuple[str, dict[str, Any], list[int], str]) -> list[Label]:
+    from agents.backends import per_seed
+
+    env, options, seeds, spec = task
+    return per_seed(seeds, lambda s: played(env, options, s, spec))
+
+
+def played(env: str, options: dict[str, Any], seed: int, spec: str) -> Label:
+    """Deal ``seed`` played to its end by the policy ``spec`` through ``gym.make``: **won** with the
+    actions it played when it wins (a line that replays to a win by construction), else unknown."""
+    import gymnasium as gym
+
+    import patience_gym  # noqa: F401  (registers the ids)
+    from agents.policies import make_policy
+
+    start = time.perf_counter()
+    game_env = gym.make(get_variant(env).env_id, **options)
+    core: Any = game_env.unwrapped
+    policy = make_policy(spec)
+    obs, info = game_env.reset(seed=seed)
+    policy.reset(seed)
+    line: list[int] = []
+    over = not info["action_mask"].any()
+    while not over:
+        a = int(policy(core, obs))
+        line.append(a)
+        obs, _, term, trunc, info = game_env.step(a)
+        over = term or trunc
+    game_env.close()  # type: ignore[no-untyped-call, unused-ignore]
+    seconds = time.perf_counter() - start
+    if info["won"]:
+        return Label(seed, "won", 0, seconds, tuple(line))
+    return Label(seed, "unknown", 0, seconds, best_cards=int(info["foundation_cards"]))
+
+
+def _searched_line(head: list[str], prefix: str) -> tuple[int, set[int]]:
+    """The index of this search's header line in ``head`` (appended when missing) and its seeds."""
     for i, line in enumerate(head):
         if line.startswith(prefix):
             return i, {int(s) for s in line[len(prefix) :].split()}
@@ -51,23 +106,87 @@ def dive_unknown(cfg: Any, nodes: int, *, progress: bool = True) -> tuple[Path, 
     """Dive (``nodes`` a move) into every deal of ``cfg.seeds`` that the label file calls unknown and
     that no dive of ``nodes`` has tried; return the path, the labels of ``cfg.seeds`` and how many
     deals were dived. ``cfg`` is a :class:`agents.solve.SolveConfig` (its budget is not used)."""
-    from agents.solve import existing_labels, solved_chunks
-
     if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes <= 0:
         raise ConfigError(f"--dive takes the nodes a move as a positive integer, got {nodes!r}")
-    variant, options, seeds, path = existing_labels(cfg, "--dive")
+    return search_unknown(cfg, "--dive", DIVED.format(nodes=nodes), _dive_chunk, nodes, progress)
+
+
+def nested_unknown(cfg: Any, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
+    """:func:`dive_unknown` with a nested rollout search (:func:`patience_gym.solver.nested_rollout`)
+    in place of the dives."""
+    return search_unknown(cfg, "--nested", NESTED, _nested_chunk, 0, progress)
+
+
+def play_unknown(cfg: Any, spec: str, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
+    """:func:`dive_unknown` with the policy ``spec`` playing each unknown deal (:func:`played`): a
+    game it wins is a winning line, whatever the policy read."""
+    from agents.policies import make_policy
+
+    try:
+        make_policy(spec)
+    except ValueError as exc:
+        raise ConfigError(f"--play: {exc}") from None
+    return search_unknown(cfg, "--play", PLAYED.format(spec=spec), _play_chunk, spec, progress)
+
+
+def search_unknown(
+    cfg: Any, flag: str, prefix: str, chunk: Callable[[Any], list[Label]], arg: Any, progress: bool
+) -> tuple[Path, dict[int, Label], int]:
+    """Run ``chunk`` over the deals of ``cfg.seeds`` the label file calls unknown and that the search
+    named by the header line ``prefix`` has not tried; a won deal's row is replaced, the others are
+    named on that header line, and the file is rewritten after every chunk (so a run resumes)."""
+    from agents.solve import existing_labels, solved_chunks
+
+    variant, options, seeds, path = existing_labels(cfg, flag)
     head = header_lines(path)
-    at, tried = _dived_line(head, nodes)
+    at, tried = _searched_line(head, prefix)
     done = read_labels(path)
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and s not in tried]
-    tasks = [(variant.env_name, options, todo[i : i + CHUNK], nodes) for i in range(0, len(todo), CHUNK)]
-    for labels in solved_chunks(cfg, _dive_chunk, tasks, f"dive {variant.env_name}", progress):
+    tasks = [(variant.env_name, options, todo[i : i + CHUNK], arg) for i in range(0, len(todo), CHUNK)]
+    what = {"--dive": "dive", "--nested": "nested rollouts", "--play": "play"}[flag]
+    for labels in solved_chunks(cfg, chunk, tasks, f"{what} {variant.env_name}", progress):
         for lb in labels:
             assert lb.seed is not None
             if lb.label == "won":
                 done[lb.seed] = lb
             else:
                 tried.add(lb.seed)
-        head[at] = " ".join([DIVED.format(nodes=nodes), *map(str, sorted(tried))])
+        head[at] = " ".join([prefix, *map(str, sorted(tried))])
         write_rows(path, head, done)
     return path, {s: done[s] for s in seeds if s in done}, len(todo)
+
+
+def check_modes(args: Any) -> None:
+    """Refuse ``patience-gym solve``'s flags that do not go together."""
+    dive: int | None = getattr(args, "dive", None)
+    nested, play = getattr(args, "nested", False), getattr(args, "play", None)
+    modes = {
+        "--dive": ("searches the unknown deals of a label file", dive is not None),
+        "--nested": ("searches the unknown deals of a label file", nested),
+        "--play": ("plays the unknown deals of a label file", play is not None),
+        "--deepen": ("solves again the unknown deals of a label file", args.deepen),
+    }
+    for mode, (what, given) in modes.items():
+        others = {"--deck": args.deck, "--overwrite": args.overwrite} | {m: g for m, (_, g) in modes.items()}
+        for flag, other in others.items():
+            if given and other and flag != mode:
+                raise ConfigError(f"{mode} {what}; it cannot be used with {flag}")
+
+
+def search_mode(
+    cfg: Any, dive: int | None, play: str | None, progress: bool
+) -> tuple[Path, dict[int, Label]]:
+    """``patience-gym solve``'s ``--dive N``, ``--play SPEC`` or else ``--nested``, over the label
+    file's unknown deals; prints how many were searched when ``progress``."""
+    if dive is not None:
+        path, labels, again = dive_unknown(cfg, dive, progress=progress)
+        how = f"dived with {dive:,} nodes a move"
+    elif play is not None:
+        path, labels, again = play_unknown(cfg, play, progress=progress)
+        how = f"played by {play}"
+    else:
+        path, labels, again = nested_unknown(cfg, progress=progress)
+        how = "searched by nested rollouts"
+    if progress:
+        print(f"{how}: {again} unknown deal(s)")
+    return path, labels

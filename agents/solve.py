@@ -324,22 +324,19 @@ def add_arguments(p: Any) -> None:
         help="look for wins among the deals the label file calls unknown by diving, N nodes a move "
         "(agents/dive.py); finds wins only",
     )
+    p.add_argument(
+        "--nested",
+        action="store_true",
+        help="look for wins among the unknown deals by nested rollouts (agents/dive.py); finds wins only",
+    )
+    p.add_argument(
+        "--play",
+        metavar="SPEC",
+        help="look for wins among the unknown deals by playing a policy (e.g. rollout:16, planner:..., "
+        "ppo:<model>); its wins are winning lines",
+    )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
-
-
-def _check_modes(args: Any) -> int | None:
-    """Refuse flags that do not go together; return ``--dive``'s nodes (None without it)."""
-    dive: int | None = getattr(args, "dive", None)
-    for mode, what, given in (
-        ("--deepen", "solves again the unknown deals of a label file", args.deepen),
-        ("--dive", "searches the unknown deals of a label file", dive is not None),
-    ):
-        others = {"--deck": args.deck, "--overwrite": args.overwrite, "--deepen": args.deepen}
-        for flag, other in others.items():
-            if given and other and flag != mode:
-                raise ConfigError(f"{mode} {what}; it cannot be used with {flag}")
-    return dive
 
 
 def run(args: Any) -> int:
@@ -348,7 +345,11 @@ def run(args: Any) -> int:
     keys = ("env", "seeds", "budget", "probe", "seconds", "workers", "labels", "backend", "address")
     flags = {k: getattr(args, k) for k in keys}
     cfg = load(SolveConfig, args.config, args.set, **flags)
-    dive = _check_modes(args)
+    from agents.dive import check_modes, search_mode
+
+    check_modes(args)
+    dive, play = getattr(args, "dive", None), getattr(args, "play", None)
+    nested = getattr(args, "nested", False)
     if args.deck:
         label, described = solve_deck(cfg, args.deck)
         if args.json:
@@ -365,12 +366,8 @@ def run(args: Any) -> int:
             for i, text in enumerate(described, 1):
                 print(f"{i:4d}. {text}")
         return 0
-    if dive is not None:
-        from agents.dive import dive_unknown
-
-        path, labels, again = dive_unknown(cfg, dive, progress=not args.json)
-        if not args.json:
-            print(f"dived with {dive:,} nodes a move: {again} unknown deal(s)")
+    if dive is not None or nested or play is not None:
+        path, labels = search_mode(cfg, dive, play, progress=not args.json)
     elif args.deepen:
         path, labels, again = deepen_unknown(cfg, progress=not args.json)
         if not args.json:

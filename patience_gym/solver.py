@@ -218,3 +218,45 @@ def dive(
         line.append(a)
         seen.add(key)
     return Label(seed, "unknown", nodes, time.perf_counter() - start)
+
+
+def nested_rollout(
+    variant: Variant,
+    options: Mapping[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    deck: object = None,
+) -> Label:
+    """Look for a win by a nested rollout search (level 1, Cazenave's nested Monte-Carlo search),
+    with every card known.
+
+    At each position every legal move is played and the game rolled out from it by the rollout base
+    policy (``src/native/rollout.hpp``); the best line found so far (the move, then its rollout) is
+    remembered, replaced only by a line that ends with more foundation cards, and its first move is
+    played. The line followed therefore never ends with fewer cards than any rollout met, and a
+    rollout that wins is a winning line. The whole line keeps within the variant's step limit.
+
+    It answers **won** or **unknown**, never lost; ``nodes`` counts the rollouts' starting moves.
+    """
+    start = time.perf_counter()
+    g, module = _dealt(variant, options, seed, deck)._c, _module()
+    limit = variant.max_episode_steps
+    played: list[int] = []
+    best_cards, plan = int(g.foundation_cards), list[int]()
+    nodes = 0
+    while len(played) < limit and not g.won:
+        for a in np.flatnonzero(g.mask()).tolist():
+            child = g.clone()
+            child.apply(a)
+            cards, line = module.rollout_line(child, limit - len(played) - 1)
+            nodes += 1
+            if cards > best_cards:
+                best_cards, plan = int(cards), [a, *(int(x) for x in line)]
+        if not plan:
+            break
+        a = plan.pop(0)
+        g.apply(a)
+        played.append(a)
+    if g.won:
+        return Label(seed, "won", nodes, time.perf_counter() - start, tuple(played))
+    return Label(seed, "unknown", nodes, time.perf_counter() - start, best_cards=best_cards)

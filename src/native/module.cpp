@@ -329,6 +329,20 @@ NB_MODULE(_native, m) {
         "at most max_steps - 1 more actions; the foundation cards each copy ends with.");
 
     m.def(
+        "rollout_line",
+        [](const pg::Game& g, int max_steps) {
+            if (max_steps < 0) throw std::invalid_argument("max_steps must be >= 0, got " + std::to_string(max_steps));
+            nb::gil_scoped_release release;
+            auto copy = g.clone();
+            std::vector<int> line;
+            const int cards = pg::rollout(*copy, max_steps, &line);
+            return std::make_pair(cards, line);
+        },
+        "game"_a, "max_steps"_a,
+        "The rollout base policy (rollout.hpp) played from a copy of ``game`` for at most max_steps actions: "
+        "(the foundation cards it ends with, the actions it played).");
+
+    m.def(
         "ordering_pick",
         [](const pg::Game& g, const std::vector<int>& moves) {
             for (int a : moves) check_action(g, a);

@@ -36,7 +36,7 @@ int choose(const Game& g, const std::vector<int>& candidates, const std::unorder
 
 }  // namespace
 
-int rollout(Game& g, int max_steps) {
+int rollout(Game& g, int max_steps, std::vector<int>* line) {
     std::unordered_set<std::uint64_t> met{g.canonical_hash()};
     std::vector<std::uint8_t> mask(static_cast<std::size_t>(g.n_actions()));
     std::vector<int> legal;
@@ -50,6 +50,7 @@ int rollout(Game& g, int max_steps) {
         if (best < 0) break;  // no legal move, or every one leads back
         met.insert(hash);
         g.apply(best);
+        if (line) line->push_back(best);
     }
     return g.foundation_cards();
 }

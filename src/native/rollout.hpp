@@ -20,7 +20,8 @@ namespace pg {
 
 // Play the base policy on g (changed in place) until it is won, no legal action leads to a new
 // position, or max_steps actions were played; the foundation cards at the end.
-int rollout(Game& g, int max_steps);
+// With `line`, the actions played are appended to it.
+int rollout(Game& g, int max_steps, std::vector<int>* line = nullptr);
 
 // The base policy's first choice among `moves` (each must be legal in g; positions met are not
 // considered): the most foundation cards won, then the highest move priority, then the lowest id.
