@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         row[1].set_ylabel("cards on foundations")
     for ax in axes[-1]:
         ax.set_xlabel("training steps")
-    fig.suptitle("MaskablePPO periodic evaluation (a run that clones greedy first: step 8 is the clone)")
+    fig.suptitle("MaskablePPO periodic evaluation (a run that clones a teacher first: step 8 is the clone)")
     fig.tight_layout(rect=(0, 0, 1, 0.985))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
