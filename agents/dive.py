@@ -70,27 +70,18 @@ def played(env: str, options: dict[str, Any], seed: int, spec: str) -> Label:
     actions it played when it wins (a line that replays to a win by construction), else unknown."""
     import gymnasium as gym
 
-    import patience_gym  # noqa: F401  (registers the ids)
+    from agents.evaluate import play_one
     from agents.policies import make_policy
 
     start = time.perf_counter()
     game_env = gym.make(get_variant(env).env_id, **options)
-    core: Any = game_env.unwrapped
-    policy = make_policy(spec)
-    obs, info = game_env.reset(seed=seed)
-    policy.reset(seed)
     line: list[int] = []
-    over = not info["action_mask"].any()
-    while not over:
-        a = int(policy(core, obs))
-        line.append(a)
-        obs, _, term, trunc, info = game_env.step(a)
-        over = term or trunc
+    episode = play_one(game_env, game_env.unwrapped, make_policy(spec), seed, 0, line)  # type: ignore[arg-type]
     game_env.close()  # type: ignore[no-untyped-call, unused-ignore]
     seconds = time.perf_counter() - start
-    if info["won"]:
+    if episode.won:
         return Label(seed, "won", 0, seconds, tuple(line))
-    return Label(seed, "unknown", 0, seconds, best_cards=int(info["foundation_cards"]))
+    return Label(seed, "unknown", 0, seconds, best_cards=episode.foundation_cards)
 
 
 def _searched_line(head: list[str], prefix: str) -> tuple[int, set[int]]:
@@ -143,8 +134,7 @@ def search_unknown(
     done = read_labels(path)
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and s not in tried]
     tasks = [(variant.env_name, options, todo[i : i + CHUNK], arg) for i in range(0, len(todo), CHUNK)]
-    what = {"--dive": "dive", "--nested": "nested rollouts", "--play": "play"}[flag]
-    for labels in solved_chunks(cfg, chunk, tasks, f"{what} {variant.env_name}", progress):
+    for labels in solved_chunks(cfg, chunk, tasks, f"{flag[2:]} {variant.env_name}", progress):
         for lb in labels:
             assert lb.seed is not None
             if lb.label == "won":

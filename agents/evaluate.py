@@ -146,7 +146,7 @@ def play_episodes(
     out = []
     for i in indices:
         try:
-            out.append(_play_one(env, core, player, seed + i, i))
+            out.append(play_one(env, core, player, seed + i, i))
         except Exception as exc:
             raise ChunkFailure(
                 f"{env_name} deal seed {seed + i} (episode {i}): {type(exc).__name__}: {exc}"
@@ -155,13 +155,24 @@ def play_episodes(
     return out
 
 
-def _play_one(env: gym.Env[Any, Any], core: PatienceEnv, player: Policy, deal: int, index: int) -> Episode:
+def play_one(
+    env: gym.Env[Any, Any],
+    core: PatienceEnv,
+    player: Policy,
+    deal: int,
+    index: int,
+    line: list[int] | None = None,
+) -> Episode:
+    """Deal ``deal`` played to its end by ``player``; each action is appended to ``line`` if given."""
     obs, info = env.reset(seed=deal)
     player.reset(deal)
     length, trunc = 0, False
     term = not info["action_mask"].any()  # a deal with no legal move is lost at once
     while not (term or trunc):
-        obs, _, term, trunc, info = env.step(player(core, obs))
+        action = player(core, obs)
+        if line is not None:
+            line.append(int(action))
+        obs, _, term, trunc, info = env.step(action)
         length += 1
     return Episode(index, bool(info["won"]), int(info["foundation_cards"]), length, bool(trunc))
 

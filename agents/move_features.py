@@ -48,6 +48,7 @@ policy (:class:`agents.ppo.PPOPolicy`) rebuilds the same features when it plays.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -139,13 +140,8 @@ class MoveFeaturizer:
             return
         moves = [t.action for t in trials]
         rng = np.random.default_rng((ROLLOUT_SEED, len(self.history)))
-        steps = max(1, env.variant.max_episode_steps - len(self.history))
         n = self.rollouts if unseen_positions(env) else 1
-        total = np.zeros(len(moves), dtype=np.float64)
-        for _ in range(n):
-            deck = consistent_deck(env, rng)
-            total += rollout_values(env.variant, env.game.options, deck, self.history, moves, steps)
-        mean = total / n
+        mean = rollout_totals(env, self.history, moves, n, rng) / n
         best = float(mean.max())
         out[moves, 7] = mean / env.game.win_cards
         out[moves, 8] = np.maximum(-5.0, (mean - best) / 10.0)
@@ -154,6 +150,20 @@ class MoveFeaturizer:
         allowed = [t for t in trials if t.visits == fewest]
         top = max(value[t.action] for t in allowed)
         out[greedy_pick([t for t in allowed if value[t.action] == top]), 9] = 1.0
+
+
+def rollout_totals(
+    env: PatienceEnv, history: Sequence[int], moves: Sequence[int], n: int, rng: np.random.Generator
+) -> np.ndarray:
+    """For each of ``moves`` (legal now, after ``history`` since the deal), the foundation cards its
+    rollouts end with, summed over ``n`` deals consistent with what the player has seen (drawn from
+    ``rng``, the same deals for every move); each rollout keeps within the variant's step limit."""
+    steps = max(1, env.variant.max_episode_steps - len(history))
+    total = np.zeros(len(moves), dtype=np.int64)
+    for _ in range(n):
+        deck = consistent_deck(env, rng)
+        total += rollout_values(env.variant, env.game.options, deck, history, moves, steps)
+    return total
 
 
 def feature_size(n_actions: int, rollouts: int = 0) -> int:

@@ -68,12 +68,13 @@ from typing import Any
 
 import numpy as np
 
+from agents.move_features import rollout_totals
 from agents.policies import GreedyPolicy, Trial, greedy_pick
 from agents.shadow import SHADOW_SEED
 from patience_gym.determinize import agrees, consistent_deck, repaired_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import make_game
-from patience_gym.solver import ordering_pick, rollout_values, solve_line
+from patience_gym.solver import ordering_pick, solve_line
 
 __all__ = ["SETTINGS", "PlannerPolicy", "parse_planner_spec"]
 
@@ -233,11 +234,7 @@ class PlannerPolicy:
         """The move whose rollouts end with the most foundation cards in all, each move rolled out
         on the same ``rollouts`` consistent deals (one when nothing is unseen); ties: :meth:`_pick`."""
         moves = [t.action for t in allowed]
-        steps = max(1, env.variant.max_episode_steps - len(self.actions))
-        total = np.zeros(len(moves), dtype=np.int64)
-        for _ in range(self.rollouts if unseen else 1):
-            deck = consistent_deck(env, self.rng)
-            total += rollout_values(env.variant, env.game.options, deck, self.actions, moves, steps)
+        total = rollout_totals(env, self.actions, moves, self.rollouts if unseen else 1, self.rng)
         top = int(total.max())
         return self._pick(env, [t for t, v in zip(allowed, total.tolist(), strict=True) if v == top])
 
