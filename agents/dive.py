@@ -1,5 +1,5 @@
-"""``patience-gym solve --dive N | --nested | --play SPEC``: look again for wins among the deals a
-label file calls unknown.
+"""``patience-gym solve --dive N | --nested | --play SPEC | --beam W``: look again for wins among the
+deals a label file calls unknown.
 
 The depth-first search commits to the move ordering's first choices near the root and, once its
 budget is spent deep in one subtree, never gets back (docs/solver.md: St. Louis). A *dive*
@@ -17,6 +17,10 @@ search; :func:`patience_gym.solver.nested_rollout`): every legal move rolled out
 base policy, the best line met remembered and followed. ``--play SPEC`` plays each unknown deal
 with a policy (``planner:...``, ``rollout:16``, ``ppo:<model>``) through ``gym.make``: a game it
 wins is a winning line like any other, and proves the deal winnable whatever the policy read.
+``--beam W`` searches each unknown deal with the layered beam search (:func:`patience_gym.solver.beam`,
+``src/native/beam.hpp``; Light and Shade), ``--budget`` nodes a deal: at most ``W`` positions go on
+from each layer of cards taken from the pack. It answers lost (the row replaced) only when no layer
+was cut, so that the search was exhaustive.
 """
 
 from __future__ import annotations
@@ -27,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from agents.config import ConfigError
-from agents.labels import header_lines, read_labels, write_rows
+from agents.labels import header_lines, read_labels, rule_options, write_rows
 from patience_gym.games import get_variant
-from patience_gym.solver import Label, dive, nested_rollout
+from patience_gym.solver import Label, beam, dive, has_beam_layers, nested_rollout
 
 #: The header line of a dive: its nodes per move, then the seeds it dived and left unknown.
 DIVED = "# dived: unknown deals searched again by dives of {nodes} nodes a move; still unknown:"
@@ -37,6 +41,10 @@ DIVED = "# dived: unknown deals searched again by dives of {nodes} nodes a move;
 NESTED = "# nested: unknown deals searched again by nested rollouts (level 1); still unknown:"
 #: The header line of a policy's play (``--play``): the policy's spec, then the seeds it did not win.
 PLAYED = "# played: unknown deals played by the policy {spec}, a win being a winning line; still unknown:"
+#: The header line of the beam search: its width and nodes, then the seeds it left unknown.
+BEAMED = (
+    "# beam: unknown deals searched again by a layered beam of width {width} ({nodes} nodes); still unknown:"
+)
 
 #: Deals per task handed to a worker (and per rewrite of the label file).
 CHUNK = 10
@@ -56,6 +64,16 @@ def _nested_chunk(task: tuple[str, dict[str, Any], list[int], int]) -> list[Labe
     env, options, seeds, _ = task
     variant = get_variant(env)
     return per_seed(seeds, lambda s: nested_rollout(variant, options, seed=s))
+
+
+def _beam_chunk(task: tuple[str, dict[str, Any], list[int], tuple[int, int, float]]) -> list[Label]:
+    from agents.backends import per_seed
+
+    env, options, seeds, (width, nodes, seconds) = task
+    variant = get_variant(env)
+    return per_seed(
+        seeds, lambda s: beam(variant, options, seed=s, width=width, max_nodes=nodes, max_seconds=seconds)
+    )
 
 
 def _play_chunk(task: tuple[str, dict[str, Any], list[int], str]) -> list[Label]:
@@ -120,6 +138,22 @@ def play_unknown(cfg: Any, spec: str, *, progress: bool = True) -> tuple[Path, d
     return search_unknown(cfg, "--play", PLAYED.format(spec=spec), _play_chunk, spec, progress)
 
 
+def beam_unknown(cfg: Any, width: int, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
+    """:func:`dive_unknown` with the layered beam search of ``width`` (``cfg.budget`` nodes a deal)."""
+    if isinstance(width, bool) or not isinstance(width, int) or width <= 0:
+        raise ConfigError(f"--beam takes the beam width as a positive integer, got {width!r}")
+    variant = get_variant(cfg.env)
+    if not has_beam_layers(variant, rule_options(variant, cfg.env_kwargs)):
+        raise ConfigError(
+            f"--beam: {cfg.env} has no beam layers; the beam search needs a game whose play advances "
+            "through the pack in one direction (LightAndShade-v0)"
+        )
+    prefix = BEAMED.format(width=width, nodes=cfg.budget)
+    return search_unknown(
+        cfg, "--beam", prefix, _beam_chunk, (width, cfg.budget, cfg.seconds or 0.0), progress
+    )
+
+
 def search_unknown(
     cfg: Any, flag: str, prefix: str, chunk: Callable[[Any], list[Label]], arg: Any, progress: bool
 ) -> tuple[Path, dict[int, Label], int]:
@@ -137,7 +171,7 @@ def search_unknown(
     for labels in solved_chunks(cfg, chunk, tasks, f"{flag[2:]} {variant.env_name}", progress):
         for lb in labels:
             assert lb.seed is not None
-            if lb.label == "won":
+            if lb.label != "unknown":  # won, or lost by a search that proves it (--beam)
                 done[lb.seed] = lb
             else:
                 tried.add(lb.seed)
@@ -151,6 +185,7 @@ def check_modes(args: Any) -> None:
     dive: int | None = getattr(args, "dive", None)
     nested, play = getattr(args, "nested", False), getattr(args, "play", None)
     modes = {
+        "--beam": ("searches the unknown deals of a label file", getattr(args, "beam", None) is not None),
         "--dive": ("searches the unknown deals of a label file", dive is not None),
         "--nested": ("searches the unknown deals of a label file", nested),
         "--play": ("plays the unknown deals of a label file", play is not None),
@@ -164,11 +199,14 @@ def check_modes(args: Any) -> None:
 
 
 def search_mode(
-    cfg: Any, dive: int | None, play: str | None, progress: bool
+    cfg: Any, dive: int | None, play: str | None, progress: bool, beam_width: int | None = None
 ) -> tuple[Path, dict[int, Label]]:
-    """``patience-gym solve``'s ``--dive N``, ``--play SPEC`` or else ``--nested``, over the label
-    file's unknown deals; prints how many were searched when ``progress``."""
-    if dive is not None:
+    """``patience-gym solve``'s ``--dive N``, ``--play SPEC``, ``--beam W`` or else ``--nested``,
+    over the label file's unknown deals; prints how many were searched when ``progress``."""
+    if beam_width is not None:
+        path, labels, again = beam_unknown(cfg, beam_width, progress=progress)
+        how = f"searched by a beam of width {beam_width:,}"
+    elif dive is not None:
         path, labels, again = dive_unknown(cfg, dive, progress=progress)
         how = f"dived with {dive:,} nodes a move"
     elif play is not None:

@@ -335,6 +335,13 @@ def add_arguments(p: Any) -> None:
         help="look for wins among the unknown deals by playing a policy (e.g. rollout:16, planner:..., "
         "ppo:<model>); its wins are winning lines",
     )
+    p.add_argument(
+        "--beam",
+        type=int,
+        metavar="W",
+        help="look for wins among the unknown deals by a layered beam search "
+        "of width W, --budget nodes a deal (agents/dive.py; Light and Shade)",
+    )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
@@ -349,7 +356,7 @@ def run(args: Any) -> int:
 
     check_modes(args)
     dive, play = getattr(args, "dive", None), getattr(args, "play", None)
-    nested = getattr(args, "nested", False)
+    nested, width = getattr(args, "nested", False), getattr(args, "beam", None)
     if args.deck:
         label, described = solve_deck(cfg, args.deck)
         if args.json:
@@ -366,8 +373,8 @@ def run(args: Any) -> int:
             for i, text in enumerate(described, 1):
                 print(f"{i:4d}. {text}")
         return 0
-    if dive is not None or nested or play is not None:
-        path, labels = search_mode(cfg, dive, play, progress=not args.json)
+    if dive is not None or nested or play is not None or width is not None:
+        path, labels = search_mode(cfg, dive, play, not args.json, width)
     elif args.deepen:
         path, labels, again = deepen_unknown(cfg, progress=not args.json)
         if not args.json:

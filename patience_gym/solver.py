@@ -23,7 +23,17 @@ import numpy as np
 from patience_gym.games import Variant
 from patience_gym.native import NativeGame, _module, make_game
 
-__all__ = ["VERDICTS", "Label", "dive", "ordering_pick", "rollout_values", "solve_deal", "solve_line"]
+__all__ = [
+    "VERDICTS",
+    "Label",
+    "beam",
+    "dive",
+    "has_beam_layers",
+    "ordering_pick",
+    "rollout_values",
+    "solve_deal",
+    "solve_line",
+]
 
 #: What the solver can answer about a deal.
 VERDICTS = ("won", "lost", "unknown")
@@ -260,3 +270,40 @@ def nested_rollout(
     if g.won:
         return Label(seed, "won", nodes, time.perf_counter() - start, tuple(played))
     return Label(seed, "unknown", nodes, time.perf_counter() - start, best_cards=best_cards)
+
+
+def has_beam_layers(variant: Variant, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether :func:`beam` can search this variant: its play advances through the pack in one
+    direction (``Game::beam_layer`` in ``src/native/core.hpp``; Light and Shade)."""
+    return bool(_module().has_beam_layers(_dealt(variant, options, 0, None)._c))
+
+
+def beam(
+    variant: Variant,
+    options: Mapping[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    deck: object = None,
+    width: int = 1_000,
+    max_nodes: int = 2_000_000,
+    max_seconds: float = 0.0,
+) -> Label:
+    """Look for a win by a layered beam search, with every card known (``src/native/beam.hpp``).
+
+    Positions are compared only with those that have taken as many cards from the pack: layer by
+    layer, every position reachable inside a layer is met once, and at most ``width`` of those
+    that reach the next layer go on, the best by the variant's beam score. It answers **lost** only
+    when no layer was ever cut (then the search was exhaustive), else **won** or **unknown**.
+    """
+    if isinstance(width, bool) or not isinstance(width, int) or width <= 0:
+        raise ValueError(f"the beam width must be a positive integer, got {width!r}")
+    if not has_beam_layers(variant, options):
+        raise ValueError(
+            f"{variant.env_name} has no beam layers: the beam search needs a game whose play "
+            "advances through the pack in one direction (Light and Shade)"
+        )
+    g = _dealt(variant, options, seed, deck)._c
+    verdict, actions, nodes, _positions, seconds, best, _line = _module().beam_solve(
+        g, width, max_nodes, max_seconds
+    )
+    return Label(seed, verdict, int(nodes), float(seconds), _ints(actions), best_cards=int(best))

@@ -177,6 +177,14 @@ public:
             if (mask[static_cast<std::size_t>(a)]) out.push_back({{a}, move_priority(a)});
     }
 
+    // The layered beam search's hooks (beam.hpp). beam_layer(): a number that no move ever
+    // decreases (the cards taken from the pack so far, say); -1, the default, when the variant
+    // has none (the beam search refuses it). beam_score(): how promising a position is among
+    // those of its layer, higher first; ordering only, so any value is safe. Default: the
+    // foundation cards.
+    virtual int beam_layer() const { return -1; }
+    virtual double beam_score() const { return foundation_cards(); }
+
     bool won() const { return foundation_cards() == win_cards(); }
     // Game.is_over: won, or no legal move left.
     bool is_over() const {

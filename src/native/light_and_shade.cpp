@@ -460,6 +460,23 @@ public:
         }
     }
 
+    // The beam search's layers (beam.hpp): the cards taken from the pack in this pass, passes
+    // (re-deals made) first. Within a pass the pack only shrinks, and a re-deal starts a new
+    // pass, so no move lowers the layer.
+    int beam_layer() const override {
+        return (redeals_allowed_ - redeals_left_) * (N_PACK + 1) + (N_PACK - pack_.size());
+    }
+
+    // Among positions that have taken as many cards from the pack: more foundation cards, fewer
+    // cards buried in the talon (each must later find a place), empty Rivals and Auxiliaries
+    // (room to place them). Ordering only.
+    double beam_score() const override {
+        int empty = 0;
+        for (int c : rivals_) empty += c == EMPTY;
+        for (const auto& p : aux_) empty += p.empty();
+        return 2.0 * foundation_cards() - talon_.size() + 0.5 * empty;
+    }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<LightAndShade>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 

@@ -13,6 +13,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "batched.hpp"
+#include "beam.hpp"
 #include "core.hpp"
 #include "rollout.hpp"
 #include "solver.hpp"
@@ -212,6 +213,7 @@ NB_MODULE(_native, m) {
             return g.move_priority(a);
         }, "action"_a)
         .def("safe_move", &pg::Game::safe_move)
+        .def("beam_layer", &pg::Game::beam_layer)  // the beam search's layer (beam.hpp), for tests
         .def("clone", &pg::Game::clone)
         .def("extra_names", &pg::Game::extra_names)
         .def("extra_values",
@@ -316,6 +318,30 @@ NB_MODULE(_native, m) {
         "best_cards, best_line), verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached). "
         "probe_nodes: the first nodes of the budget go to a limited discrepancy search for a win. "
         "best_cards: the most foundation cards on a position reached; best_line: the actions to the first such.");
+
+    m.def(
+        "beam_solve",
+        [](const pg::Game& g, std::int64_t width, std::int64_t max_nodes, double max_seconds) {
+            if (width <= 0) throw std::invalid_argument("width must be positive, got " + std::to_string(width));
+            if (max_nodes <= 0) throw std::invalid_argument("max_nodes must be positive, got " + std::to_string(max_nodes));
+            if (g.beam_layer() < 0) throw std::invalid_argument("this game has no beam layers (Game::beam_layer)");
+            pg::SolveResult r;
+            {
+                nb::gil_scoped_release release;
+                r = pg::beam_solve(g, static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(max_nodes),
+                                   max_seconds);
+            }
+            static const char* const VERDICTS[] = {"unknown", "won", "lost"};
+            return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds,
+                                  r.best_cards, r.best_line);
+        },
+        "game"_a, "width"_a, "max_nodes"_a, "max_seconds"_a,
+        "The layered beam search (beam.hpp): as solve(), with at most ``width`` positions of each layer kept "
+        "(best by the variant's beam score); 'lost' only when no layer was cut.");
+
+    m.def(
+        "has_beam_layers", [](const pg::Game& g) { return g.beam_layer() >= 0; }, "game"_a,
+        "Whether the variant's play advances in layers, as the beam search needs (beam.hpp).");
 
     m.def(
         "rollouts",
