@@ -18,7 +18,7 @@ base policy, the best line met remembered and followed. ``--play SPEC`` plays ea
 with a policy (``planner:...``, ``rollout:16``, ``ppo:<model>``) through ``gym.make``: a game it
 wins is a winning line like any other, and proves the deal winnable whatever the policy read.
 ``--beam W`` searches each unknown deal with the layered beam search (:func:`patience_gym.solver.beam`,
-``src/native/beam.hpp``; Light and Shade), ``--budget`` nodes a deal: at most ``W`` positions go on
+``src/native/beam.hpp``; Light and Shade, Anna), ``--budget`` nodes a deal: at most ``W`` positions go on
 from each layer of cards taken from the pack. It answers lost (the row replaced) only when no layer
 was cut, so that the search was exhaustive.
 """
@@ -146,7 +146,7 @@ def beam_unknown(cfg: Any, width: int, *, progress: bool = True) -> tuple[Path, 
     if not has_beam_layers(variant, rule_options(variant, cfg.env_kwargs)):
         raise ConfigError(
             f"--beam: {cfg.env} has no beam layers; the beam search needs a game whose play advances "
-            "through the pack in one direction (LightAndShade-v0)"
+            "through the pack in one direction (LightAndShade-v0, Anna-v0)"
         )
     prefix = BEAMED.format(width=width, nodes=cfg.budget)
     return search_unknown(

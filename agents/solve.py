@@ -340,7 +340,7 @@ def add_arguments(p: Any) -> None:
         type=int,
         metavar="W",
         help="look for wins among the unknown deals by a layered beam search "
-        "of width W, --budget nodes a deal (agents/dive.py; Light and Shade)",
+        "of width W, --budget nodes a deal (agents/dive.py; Light and Shade, Anna)",
     )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")

@@ -274,7 +274,7 @@ def nested_rollout(
 
 def has_beam_layers(variant: Variant, options: Mapping[str, Any] | None = None) -> bool:
     """Whether :func:`beam` can search this variant: its play advances through the pack in one
-    direction (``Game::beam_layer`` in ``src/native/core.hpp``; Light and Shade)."""
+    direction (``Game::beam_layer`` in ``src/native/core.hpp``; Light and Shade, Anna)."""
     return bool(_module().has_beam_layers(_dealt(variant, options, 0, None)._c))
 
 
@@ -300,7 +300,7 @@ def beam(
     if not has_beam_layers(variant, options):
         raise ValueError(
             f"{variant.env_name} has no beam layers: the beam search needs a game whose play "
-            "advances through the pack in one direction (Light and Shade)"
+            "advances through the pack in one direction (Light and Shade, Anna)"
         )
     g = _dealt(variant, options, seed, deck)._c
     verdict, actions, nodes, _positions, seconds, best, _line = _module().beam_solve(

@@ -57,13 +57,22 @@ def test_the_beam_answers_lost_only_when_no_layer_was_cut() -> None:
         module.solver_hooks(True)
 
 
-@pytest.mark.parametrize("options", [{}, {"redeals": 1}, {"talon_to_auxiliaries": False}])
-def test_no_move_lowers_the_beam_layer(options: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    ("env", "options"),
+    [
+        ("LightAndShade-v0", {}),
+        ("LightAndShade-v0", {"redeals": 1}),
+        ("LightAndShade-v0", {"talon_to_auxiliaries": False}),
+        ("Anna-v0", {}),
+        ("Anna-v0", {"refill": "pack"}),
+    ],
+)
+def test_no_move_lowers_the_beam_layer(env: str, options: dict[str, object]) -> None:
     rng = np.random.default_rng(0)
     for seed in range(3):
-        game = _dealt(LIGHT_AND_SHADE, options, seed, None)._c
+        game = _dealt(get_variant(env), options, seed, None)._c
         layer = game.beam_layer()
-        assert layer == 0
+        assert layer >= 0
         for _ in range(400):
             legal = np.flatnonzero(game.mask())
             if legal.size == 0:
@@ -75,6 +84,20 @@ def test_no_move_lowers_the_beam_layer(options: dict[str, object]) -> None:
             game.apply(int(rng.choice(legal)))
             assert game.beam_layer() >= layer
             layer = game.beam_layer()
+
+
+#: Anna with refill="pack", seed 16: unknown after 300,000 nodes of the depth-first search, its
+#: probe, dives of 5,000 nodes a move, nested rollouts and rollout:16's play (results/labels, before
+#: the beam); won by a beam of width 1,000 in about a second.
+ANNA_WON_BY_BEAM = 16
+
+
+def test_the_beam_wins_an_anna_deal_the_other_searches_left_unknown() -> None:
+    anna = get_variant("Anna-v0")
+    assert solve_deal(anna, {"refill": "pack"}, seed=ANNA_WON_BY_BEAM, max_nodes=300_000).label == "unknown"
+    label = beam(anna, {"refill": "pack"}, seed=ANNA_WON_BY_BEAM, width=1_000, max_nodes=5_000_000)
+    assert label.label == "won"
+    assert replay_wins("Anna-v0", ANNA_WON_BY_BEAM, label.actions, refill="pack")
 
 
 def test_variants_without_layers_are_refused() -> None:

@@ -429,6 +429,15 @@ public:
         }
     }
 
+    // The beam search's layers (beam.hpp): the cards taken from the pack in this pass (turned, or
+    // under refill="pack" dealt into an empty help), passes (re-deals made) first. Within a pass
+    // the pack only shrinks, and a re-deal starts a new pass, so no move lowers the layer.
+    int beam_layer() const override { return redeals_ * (PACK_CAP + 1) + (PACK_CAP - pack_.size()); }
+
+    // Among positions that have taken as many cards from the pack: more foundation cards, fewer
+    // cards in the talon (a re-deal brings them back only in their order). Ordering only.
+    double beam_score() const override { return 2.0 * foundation_cards() - talon_.size(); }
+
     std::unique_ptr<Game> clone() const override { return std::make_unique<Anna>(*this); }
     std::size_t bytes() const override { return sizeof(*this); }
 
