@@ -244,8 +244,9 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
     done = read_labels(path)
     # An unknown deal stopped after budget + 1 nodes: one at or below cfg.budget has more to search.
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and done[s].nodes <= cfg.budget]
-    head = [line for line in header if not line.startswith("# deepened:")]
-    head.append(DEEPENED.format(budget=cfg.budget) + probe_text(cfg.probe_nodes))
+    line = DEEPENED.format(budget=cfg.budget) + probe_text(cfg.probe_nodes)
+    line += f", or {cfg.seconds:g} seconds a deal" if cfg.seconds else ""
+    head = [h for h in header if h != line] + [line]  # earlier deepenings stay on record
     write_rows(path, head, done)
     tasks = [
         (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds, cfg.probe_nodes)

@@ -13,7 +13,7 @@ import pytest
 
 import patience_gym  # noqa: F401
 from agents.cli import main
-from agents.labels import label_path, read_labels
+from agents.labels import header_lines, label_path, read_labels
 from agents.solve import SolveConfig, deepen_unknown, label_seeds, parse_seeds
 from patience_gym.games import VARIANTS, get_variant
 from patience_gym.native import make_game, native_available
@@ -214,6 +214,14 @@ def test_deepen_solves_the_unknown_deals_again_and_keeps_the_rest(tmp_path):
         SolveConfig(env="Klondike-v0", seeds="0:14", budget=2_000, labels=str(tmp_path)), progress=False
     )
     assert sorted(read_labels(path)) == list(range(14)) and read_labels(path)[3] == stored[3]
+    # A later deepening, time-limited: the header keeps the earlier one and names the limit.
+    deepen_unknown(
+        SolveConfig(env="Klondike-v0", seeds="0:2", budget=400_000, seconds=5.0, labels=str(tmp_path)),
+        progress=False,
+    )
+    deepened = [h for h in header_lines(path) if h.startswith("# deepened:")]
+    assert len(deepened) == 2 and "up to 300000 nodes" in deepened[0]
+    assert "up to 400000 nodes" in deepened[1] and deepened[1].endswith(", or 5 seconds a deal")
 
 
 def test_deepen_refuses_what_it_cannot_do(tmp_path, capsys):

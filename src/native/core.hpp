@@ -157,6 +157,9 @@ public:
     // because it never turns a won position into a lost one (a provably safe automatic move,
     // documented where it is overridden). Default: none (-1), every legal move is tried.
     virtual int safe_move() const { return -1; }
+    // A position from which no line of play can win, provably (the proof written where it is
+    // overridden): the solver searches nothing behind it. Default: none.
+    virtual bool dead() const { return false; }
     // Move ordering only (never pruning): a larger value is tried first. Default: the solver's
     // own order (moves that win cards first, then the table's order).
     virtual int move_priority(int /*action*/) const { return 0; }

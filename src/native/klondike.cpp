@@ -394,6 +394,64 @@ public:
         return -1;
     }
 
+    // A DEAD POSITION: some tableau card can never move again, so it never reaches its
+    // foundation. The stuck set S is the largest set of pile cards, none an ace or a king and none
+    // whose foundation holds the card below it already, in which every card x has
+    //  (1) the card below it in suit (its foundation's next) in S or covered,
+    //  (2) both cards it could be built on (one rank higher, the other colour) covered, and
+    //  (3) under it in its pile nothing that could carry it: no card, a face-down card, a card
+    //      it does not build on (one rank higher, the other colour), or a card of S,
+    // where covered means on a foundation (foundation cards never come back) or in a pile under
+    // a card of S. Suppose some card of S leaves its place; take the first move that moves one,
+    // and the lowest card x of S it moves. If x heads the moved cards: to its foundation, the
+    // card below it in suit must be up, but it is in S (unmoved, so not up) or covered (under a
+    // card of S, unmoved); onto a pile's end, both targets are still covered (under unmoved cards
+    // of S, or up); into an empty pile, x is no king. If a card lower in x's pile heads them, the
+    // card w just under x moves too, as part of a face-up run, so w is face up, x builds on it,
+    // and w is not in S (x is the lowest moved), against (3). So no card of S ever moves, and the
+    // game cannot be won. A card stuck on its own targets and predecessor is the common case.
+    bool dead() const override {
+        std::array<std::int8_t, N_KINDS> pile, at{};
+        pile.fill(-1);
+        for (int i = 0; i < N_PILES; ++i)
+            for (int k = 0; k < piles_[i].size(); ++k) {
+                pile[piles_[i][k]] = static_cast<std::int8_t>(i);
+                at[piles_[i][k]] = static_cast<std::int8_t>(k);
+            }
+        std::array<bool, N_KINDS> in{};
+        for (int c = 0; c < N_KINDS; ++c)
+            in[c] = pile[c] >= 0 && rank_of(c) != ACE && rank_of(c) != KING && found_[suit_of(c)] < rank_of(c) - 1;
+        auto covered = [&](int c) {
+            if (rank_of(c) <= found_[suit_of(c)]) return true;
+            if (pile[c] < 0) return false;
+            const auto& p = piles_[pile[c]];
+            for (int k = at[c] + 1; k < p.size(); ++k)
+                if (in[p[k]]) return true;
+            return false;
+        };
+        bool any = true;
+        for (bool changed = true; changed && any;) {
+            changed = any = false;
+            for (int c = 0; c < N_KINDS; ++c) {
+                if (!in[c]) continue;
+                const int below = c - 1;  // rank - 1, same suit (no ace is in S)
+                const int k = at[c], i = pile[c];
+                const int w = k > 0 ? piles_[i][k - 1] : -1;  // the card just under c
+                bool stuck = in[below] || covered(below);
+                stuck = stuck && (w < 0 || k - 1 < down_[i] || !alternate_down(w, c) || in[w]);
+                for (int t = 0; t < 4 && stuck; ++t)
+                    if (is_red(card_of(ACE, t)) != is_red(c)) stuck = covered(card_of(rank_of(c) + 1, t));
+                if (stuck) {
+                    any = true;
+                } else {
+                    in[c] = false;
+                    changed = true;
+                }
+            }
+        }
+        return any;
+    }
+
     // Ordering only: first moves that turn up a face-down card (the deeper the pile, the
     // sooner), then those that empty a pile or bring a talon card into play, then the rest,
     // turning the stock, then moving a run that turns nothing up (shuffling the tableau).

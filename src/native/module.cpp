@@ -214,6 +214,7 @@ NB_MODULE(_native, m) {
         }, "action"_a)
         .def("safe_move", &pg::Game::safe_move)
         .def("beam_layer", &pg::Game::beam_layer)  // the beam search's layer (beam.hpp), for tests
+        .def("dead", &pg::Game::dead)              // the solver's dead-position test (core.hpp), for tests
         .def("clone", &pg::Game::clone)
         .def("extra_names", &pg::Game::extra_names)
         .def("extra_values",

@@ -144,6 +144,7 @@ Expanded expand(const Game& g, Budget& budget, std::vector<Game::SolverMove>& mo
             out.push_back({0, 0, std::move(move.actions), nullptr});
             return Expanded::Won;
         }
+        if (use_hooks && child->dead()) continue;  // nothing behind it can win (Game::dead)
         const std::uint64_t h = hash_of(*child);
         if (!fresh(h)) continue;
         const int gain = child->foundation_cards() - before;
@@ -217,6 +218,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
     };
     result.best_cards = start.foundation_cards();
     if (start.won()) return finish(Verdict::Won);
+    if (use_hooks && start.dead()) return finish(Verdict::Lost);
 
     if (use_hooks && probe_nodes > 0) {
         Budget first{std::min(probe_nodes, max_nodes), max_seconds, t0};

@@ -13,8 +13,8 @@
 //   and playing it), as long as every winning line can be rewritten as a sequence of them;
 // * move ordering: moves that put more cards on the foundations first, then the variant's
 //   priority for the move, then the table's order;
-// * only safe pruning: Game::safe_move() (a variant's provably safe automatic move, played alone)
-//   and the table above.
+// * only safe pruning: Game::safe_move() (a variant's provably safe automatic move, played alone),
+//   Game::dead() (a position proven lost: nothing behind it is searched) and the table above.
 // Verdicts: Won (with the actions, replayable from the deal), Lost (proven: every position
 // reachable from the deal was searched; a 64-bit hash collision could in principle prune a
 // position never seen, with odds below 1e-5 at the budgets used), Unknown (node or time budget
