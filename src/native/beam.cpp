@@ -32,12 +32,6 @@ std::vector<int> line_to(const std::vector<Step>& steps, std::int64_t s) {
     return line;
 }
 
-std::uint64_t hash_of(const Game& g) {
-    if (use_hooks) return g.canonical_hash();
-    const std::string key = g.state_key();
-    return std::hash<std::string>{}(key);
-}
-
 // Keep the `width` best candidates (highest score; ties: the order they were met).
 void cut_to(std::vector<Node>& nodes, std::uint64_t width) {
     std::stable_sort(nodes.begin(), nodes.end(), [](const Node& x, const Node& y) { return x.score > y.score; });
@@ -76,7 +70,7 @@ public:
 private:
     // A candidate of a later layer (or the start), met once per layer.
     void add(std::unique_ptr<Game> g, std::int64_t step, int layer) {
-        const std::uint64_t h = hash_of(*g);
+        const std::uint64_t h = position_hash(*g);
         if (!met_[layer].insert(h).second) return;
         const double score = g->beam_score();
         auto& nodes = pending_[layer];
@@ -134,7 +128,7 @@ private:
                     add(std::move(child), step, to);
                     continue;
                 }
-                const std::uint64_t h = hash_of(*child);
+                const std::uint64_t h = position_hash(*child);
                 if (!seen.insert(h).second) continue;
                 ++positions_;
                 stack.push_back({std::move(child), step, 0.0, h});

@@ -48,18 +48,12 @@ private:
     std::uint64_t size_ = 0;
 };
 
-std::uint64_t hash_of(const Game& g) {
-    if (use_hooks) return g.canonical_hash();
-    const std::string key = g.state_key();
-    return std::hash<std::string>{}(key);
-}
-
 struct Child {
     int gain;                 // foundation cards won by the move (automatic steps included)
     int priority;             // the variant's priority for the move
     std::vector<int> line;    // the move: one action, or a variant's macro move (solver_moves)
     std::unique_ptr<Game> game;
-    std::uint64_t hash = 0;   // hash_of(*game)
+    std::uint64_t hash = 0;   // position_hash(*game)
 };
 
 // The move ordering (solver.hpp), shared by the probe and the search: children are popped from
@@ -145,7 +139,7 @@ Expanded expand(const Game& g, Budget& budget, std::vector<Game::SolverMove>& mo
             return Expanded::Won;
         }
         if (use_hooks && child->dead()) continue;  // nothing behind it can win (Game::dead)
-        const std::uint64_t h = hash_of(*child);
+        const std::uint64_t h = position_hash(*child);
         if (!fresh(h)) continue;
         const int gain = child->foundation_cards() - before;
         out.push_back({gain, move.priority, std::move(move.actions), std::move(child), h});
@@ -167,7 +161,7 @@ bool probe(const Game& start, Budget& budget, SolveResult& result) {
         left.reserve(1024);
         bool pruned = false;
         std::vector<Frame> line;
-        left[hash_of(start)] = k;
+        left[position_hash(start)] = k;
         line.push_back({});
         int spare = k;  // of the position being expanded or entered
         auto fresh = [&](std::uint64_t h) {
@@ -229,7 +223,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
 
     Budget budget{max_nodes, max_seconds, t0, result.nodes};
     HashSet seen;
-    seen.insert(hash_of(start));
+    seen.insert(position_hash(start));
     std::vector<Game::SolverMove> moves;
     std::vector<std::uint8_t> mask;
     auto fresh = [&](std::uint64_t h) { return seen.insert(h); };

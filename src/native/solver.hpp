@@ -22,6 +22,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "core.hpp"
@@ -32,6 +34,14 @@ namespace pg {
 // state_key(), no safe move, no move priority), so tests can check a hook changes no verdict;
 // bound as patience_gym._native.solver_hooks(bool). Process-wide: set it only between solves.
 inline bool use_hooks = true;
+
+// The 64-bit hash a search stores for a position: the variant's canonical_hash() with the hooks,
+// a hash of the whole state_key() without them.
+inline std::uint64_t position_hash(const Game& g) {
+    if (use_hooks) return g.canonical_hash();
+    const std::string key = g.state_key();
+    return std::hash<std::string>{}(key);
+}
 
 enum class Verdict { Unknown = 0, Won = 1, Lost = 2 };
 
