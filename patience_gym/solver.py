@@ -297,12 +297,12 @@ def beam(
     """
     if isinstance(width, bool) or not isinstance(width, int) or width <= 0:
         raise ValueError(f"the beam width must be a positive integer, got {width!r}")
-    if not has_beam_layers(variant, options):
+    g = _dealt(variant, options, seed, deck)._c
+    if not _module().has_beam_layers(g):
         raise ValueError(
             f"{variant.env_name} has no beam layers: the beam search needs a game whose play "
             "advances through the pack in one direction (Light and Shade, Anna)"
         )
-    g = _dealt(variant, options, seed, deck)._c
     verdict, actions, nodes, _positions, seconds, best, _line = _module().beam_solve(
         g, width, max_nodes, max_seconds
     )

@@ -41,7 +41,7 @@ void cut_to(std::vector<Node>& nodes, std::uint64_t width) {
 class Beam {
 public:
     Beam(std::uint64_t width, std::uint64_t max_nodes, double max_seconds)
-        : width_(width), max_nodes_(max_nodes), max_seconds_(max_seconds), t0_(std::chrono::steady_clock::now()) {}
+        : width_(width), budget_{max_nodes, max_seconds, std::chrono::steady_clock::now()} {}
 
     Verdict run(const Game& start, SolveResult& result) {
         result.best_cards = start.foundation_cards();
@@ -63,9 +63,8 @@ public:
         return cut_ ? Verdict::Unknown : Verdict::Lost;
     }
 
-    std::uint64_t nodes() const { return nodes_; }
+    std::uint64_t nodes() const { return budget_.nodes; }
     std::uint64_t positions() const { return positions_; }
-    const std::vector<Step>& steps() const { return steps_; }
 
 private:
     // A candidate of a later layer (or the start), met once per layer.
@@ -80,12 +79,6 @@ private:
             cut_to(nodes, width_);
             cut_ = true;
         }
-    }
-
-    bool spend() {
-        if (++nodes_ > max_nodes_) return false;
-        return (nodes_ & 1023) != 0 || max_seconds_ <= 0 ||
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count() <= max_seconds_;
     }
 
     // Every position reachable inside `layer` from `nodes`; candidates of later layers noted.
@@ -114,7 +107,7 @@ private:
                     if (mask[static_cast<std::size_t>(a)]) moves.push_back(a);
             }
             for (int a : moves) {
-                if (!spend()) return Verdict::Unknown;
+                if (!budget_.spend()) return Verdict::Unknown;
                 auto child = g.clone();
                 child->apply(a);
                 steps_.push_back({n.step, a});
@@ -123,6 +116,7 @@ private:
                     result.actions = line_to(steps_, step);
                     return Verdict::Won;
                 }
+                if (use_hooks && child->dead()) continue;  // nothing behind it can win (Game::dead)
                 const int to = child->beam_layer();
                 if (to > layer) {
                     add(std::move(child), step, to);
@@ -137,10 +131,9 @@ private:
         return Verdict::Lost;
     }
 
-    std::uint64_t width_, max_nodes_;
-    double max_seconds_;
-    std::chrono::steady_clock::time_point t0_;
-    std::uint64_t nodes_ = 0, positions_ = 0;
+    std::uint64_t width_;
+    Budget budget_;
+    std::uint64_t positions_ = 0;
     bool cut_ = false;  // some layer lost candidates to the width: no proof of loss
     std::vector<Step> steps_;
     std::map<int, std::vector<Node>> pending_;             // layer -> its candidates

@@ -325,7 +325,6 @@ NB_MODULE(_native, m) {
         [](const pg::Game& g, std::int64_t width, std::int64_t max_nodes, double max_seconds) {
             if (width <= 0) throw std::invalid_argument("width must be positive, got " + std::to_string(width));
             if (max_nodes <= 0) throw std::invalid_argument("max_nodes must be positive, got " + std::to_string(max_nodes));
-            if (g.beam_layer() < 0) throw std::invalid_argument("this game has no beam layers (Game::beam_layer)");
             pg::SolveResult r;
             {
                 nb::gil_scoped_release release;

@@ -93,21 +93,6 @@ void note_progress(const std::vector<Frame>& line, const Game& entered, SolveRes
         result.best_line.insert(result.best_line.end(), line[i].line.begin(), line[i].line.end());
 }
 
-// Nodes (one per move tried) and seconds, shared by the probe and the search.
-struct Budget {
-    std::uint64_t max_nodes;
-    double max_seconds;  // <= 0: no time limit
-    std::chrono::steady_clock::time_point t0;
-    std::uint64_t nodes = 0;
-
-    // Count one more node; false once the budget is spent.
-    bool spend() {
-        if (++nodes > max_nodes) return false;
-        return (nodes & 1023) != 0 || max_seconds <= 0 ||
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() <= max_seconds;
-    }
-};
-
 enum class Expanded { Searched, Won, OutOfBudget };
 
 // The children of g that `fresh(hash)` admits, ordered (best last); on Won, `out` holds only the

@@ -21,6 +21,7 @@
 // reached first).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -42,6 +43,21 @@ inline std::uint64_t position_hash(const Game& g) {
     const std::string key = g.state_key();
     return std::hash<std::string>{}(key);
 }
+
+// Nodes (one per move tried) and seconds, shared by the searches (solver.cpp, beam.cpp).
+struct Budget {
+    std::uint64_t max_nodes;
+    double max_seconds;  // <= 0: no time limit
+    std::chrono::steady_clock::time_point t0;
+    std::uint64_t nodes = 0;
+
+    // Count one more node; false once the budget is spent.
+    bool spend() {
+        if (++nodes > max_nodes) return false;
+        return (nodes & 1023) != 0 || max_seconds <= 0 ||
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() <= max_seconds;
+    }
+};
 
 enum class Verdict { Unknown = 0, Won = 1, Lost = 2 };
 
