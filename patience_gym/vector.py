@@ -28,7 +28,7 @@ from gymnasium.vector.utils import batch_space
 
 from patience_gym.core.cards import N_KINDS
 from patience_gym.env import REWARD_MODES, PatienceEnv
-from patience_gym.native import EXTRA_TEXTS, _module, encode_options
+from patience_gym.native import EXTRA_TEXTS, RowTwins, _module, encode_options
 
 __all__ = ["NativeBatch", "PatienceSB3VecEnv", "PatienceVectorEnv"]  # noqa: F822 (PatienceSB3VecEnv: module __getattr__)
 
@@ -97,6 +97,7 @@ class NativeBatch:
         self._ordered = (np.arange(self.pack_size) % N_KINDS).astype(np.int32)
         self.rngs: list[np.random.Generator] = [seeding.np_random(None)[0] for _ in range(n)]
         self.dealt = False
+        self.twins: RowTwins | None = None  # for render(): record_moves() makes them
 
     def seed(self, seed: int | Sequence[int | None] | None) -> None:
         """Sub-env ``i`` gets ``seed + i`` (an int), ``seed[i]`` (a list), or stays as it is (None)."""
@@ -156,8 +157,15 @@ class NativeBatch:
             info[name] = np.array([texts[v] for v in column], dtype=object) if texts else column.copy()
         return info
 
+    def record_moves(self) -> None:
+        """Keep each row's moves, so that :meth:`render` can draw it (call before the first reset)."""
+        game = self.template.game
+        self.twins = RowTwins(type(game).PYTHON, game.options, self.engine)  # type: ignore[attr-defined]
+
     def render(self) -> tuple[str, ...]:
-        return tuple(self.engine.game(i).render() for i in range(self.num_envs))
+        """Each row's table, drawn by its Python twin (text is Python's; see patience_gym.native)."""
+        assert self.twins is not None, "render() needs record_moves() before the first reset"
+        return tuple(self.twins.game(i, self.packs[i]).render() for i in range(self.num_envs))
 
 
 class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -199,6 +207,8 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         )
         self.num_envs = self.batch.num_envs
         self.render_mode = render_mode
+        if render_mode == "ansi":
+            self.batch.record_moves()
         self.copy = copy
         self.single_observation_space = self.batch.template.observation_space
         self.single_action_space = self.batch.template.action_space

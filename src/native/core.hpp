@@ -4,8 +4,12 @@
 // ======
 // The Python rules core (patience_gym/games/*.py) is the readable reference; this engine is a
 // second implementation of the same rules, behind the same contract, checked against it in
-// lockstep by tests/test_native_equivalence.py (mask, observation, reward, info, render text and
-// the description of every legal move, at every step of hundreds of random games per option set).
+// lockstep by tests/test_native_equivalence.py (mask, observation, reward and info at every step of
+// hundreds of random games per option set). What C++ would copy from Python (action ids,
+// observation offsets and sizes, option names, observation places) is generated from it into
+// generated/<game>_spec.hpp (scripts/gen_native.py; a test fails while a header is stale). Text
+// is Python's alone: a native game's render() and describe() are its Python twin's
+// (patience_gym.native.NativeGame.reference), so C++ holds no move text or table drawing.
 //
 // * One C++ class per variant, one source file per game (klondike.cpp, ...), deriving from Game
 //   below. Each method mirrors the Python method of the same name:
@@ -25,17 +29,18 @@
 //     unobserve(out)      zero what observe() wrote for the current position (default: all of
 //                         it), so the batched stepper can rewrite a row by diff;
 //                         unobserve_move(a, out) / observe_move(a, out) the same around one move.
-//     render(), describe(a)  the exact text of Python's render() and describe().
 //     cards_in_play()     every card the game holds (conservation checks).
 //     state_key()         the whole position as bytes (equal bytes: same position).
 //     clone()             an independent copy (plain value semantics: games hold no pointers).
 //     bytes()             sizeof(*this): the batched engine's memory per game.
 //     extra_names()/extra_values(out)  the variant's info extras as integers; Python decodes
 //                         the ones that are texts (see patience_gym/native.py, EXTRA_TEXTS).
-// * Options arrive already validated by Python (the same checks and messages for both engines),
-//   encoded as int64 in the order of the Python class's OPTIONS dict: bool 0/1, None -1, an int
-//   as itself, a string as its index in the Option's choices. A factory per game turns them into
-//   a Game; the table in registry.cpp maps the Python class name to that factory.
+// * Options arrive by name, validated by Python (Game(**options): one set of checks and messages
+//   for both engines), each an int64: bool 0/1, None -1, an int as itself, a text as its index
+//   in the Option's choices (the generated header names those indices). C++ does not check them
+//   again; a name missing or unknown is a programming error (std::logic_error). A factory per
+//   game reads them by name into a Game; the table in registry.cpp maps the Python class name to
+//   that factory and the option names it takes.
 // * State lives in fixed-capacity arrays (Stack<N> below): a game is one flat object, cloning is a
 //   memberwise copy and the batched stepper keeps n of them without touching the heap per step.
 // * BatchedGames (batched.hpp) steps n games of one variant in one call with the GIL released,
@@ -49,6 +54,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -131,8 +137,6 @@ public:
     // observe() of the new position would. Defaults: unobserve() and observe() in full.
     virtual void unobserve_move(int /*action*/, float* out) const { unobserve(out); }
     virtual void observe_move(int /*action*/, float* out) const { observe(out); }
-    virtual std::string render() const = 0;
-    virtual std::string describe(int action) const = 0;
     virtual std::vector<int> cards_in_play() const = 0;
     virtual std::string state_key() const = 0;
     virtual std::unique_ptr<Game> clone() const = 0;
@@ -203,18 +207,42 @@ public:
     void checked_apply(int action);
 };
 
-// A game from its options (encoded as described above); throws std::invalid_argument on a
-// wrong count or value (Python validated them already; this guards against misuse).
-using Factory = std::unique_ptr<Game> (*)(const std::vector<std::int64_t>& options);
+// Options by name, as patience_gym.native.encode_options sends them (see DESIGN above).
+class Options {
+public:
+    Options() = default;
+    explicit Options(std::map<std::string, std::int64_t> values) : values_(std::move(values)) {}
+    // The value of option `name`; asking for one that was not passed is a bug in the port.
+    std::int64_t operator[](const char* name) const;
+    const std::map<std::string, std::int64_t>& values() const { return values_; }
 
-// The factory table (registry.cpp): Python class name ("Klondike") -> factory.
-const std::vector<std::pair<std::string, Factory>>& factories();
+private:
+    std::map<std::string, std::int64_t> values_;
+};
 
-// Each game file registers its factory itself, keyed by the Python class name:
-//     static const bool registered = register_game("Klondike", make_klondike);
+// A game from its options (by name, complete: make_game has checked the names).
+using Factory = std::unique_ptr<Game> (*)(const Options& options);
+
+struct GameEntry {
+    std::string name;                 // the Python class name ("Klondike")
+    Factory factory;
+    std::vector<std::string> options;  // its option names, in the Python OPTIONS order
+};
+
+// The factory table (registry.cpp), sorted by name.
+const std::vector<GameEntry>& factories();
+
+// Each game file registers its factory itself, with the names of its generated header:
+//     static const bool registered = register_game(spec::NAME, make_klondike, spec::OPTIONS);
 // so adding a game is adding one file (CMakeLists.txt compiles every src/native/*.cpp).
-bool register_game(const char* name, Factory factory);
-std::unique_ptr<Game> make_game(const std::string& name, const std::vector<std::int64_t>& options);
+bool register_game(const char* name, Factory factory, std::vector<std::string> options);
+template <std::size_t N>
+bool register_game(const char* name, Factory factory, const std::array<const char*, N>& options) {
+    return register_game(name, factory, std::vector<std::string>(options.begin(), options.end()));
+}
+// The game of Python class `name`: std::invalid_argument for a game without a port,
+// std::logic_error for options whose names are not exactly the game's.
+std::unique_ptr<Game> make_game(const std::string& name, const Options& options);
 
 // Helpers for state_key(): append raw bytes of small values and piles.
 inline void key_put(std::string& key, int v) {
@@ -225,7 +253,5 @@ void key_put(std::string& key, const Stack<N>& s) {
     key.push_back(static_cast<char>(s.n));
     key.append(reinterpret_cast<const char*>(s.cards.data()), static_cast<std::size_t>(s.n));
 }
-
-void require_options(const char* game, const std::vector<std::int64_t>& options, std::size_t count);
 
 }  // namespace pg

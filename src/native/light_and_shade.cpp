@@ -1,16 +1,20 @@
 // Light and Shade: the native twin of patience_gym/games/light_and_shade.py (docs/rules.md
 // section 6). Two packs.
 //
-// Same action table (34 ids), observation (960 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/light_and_shade_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core.hpp"
+#include "light_and_shade_spec.hpp"
 
 namespace pg {
 namespace {
+
+constexpr const auto& spec = generated::light_and_shade;
 
 constexpr int N_AUX = 4, N_RIVALS = 4, N_FOUND = 8;
 constexpr int N_PACK = 2 * N_KINDS - N_FOUND - N_AUX - N_RIVALS;  // 88
@@ -19,23 +23,29 @@ constexpr int MAX_REDEALS = 2;  // the most the (non-book) redeals option allows
 constexpr int EMPTY = -1;       // an empty Rival
 constexpr int WIN_CARDS = 96;
 
-// Action ids (light_and_shade.py: the table kind by kind).
-constexpr int AUX_F0 = 0, RIVAL_A0 = AUX_F0 + N_AUX, TALON_A0 = RIVAL_A0 + N_RIVALS * N_AUX;
-constexpr int TALON_R0 = TALON_A0 + N_AUX, PACK_R0 = TALON_R0 + N_RIVALS, TURN = PACK_R0 + N_RIVALS;
-constexpr int REDEAL = TURN + 1, N_ACTIONS = REDEAL + 1;
+// Action ids: the first of each kind in light_and_shade.TABLE (move_of reads them in this order).
+constexpr int AUX_F0 = spec.first("AUX_TO_FOUNDATION"), RIVAL_A0 = spec.first("RIVAL_TO_AUX");
+constexpr int TALON_A0 = spec.first("TALON_TO_AUX");
+constexpr int TALON_R0 = spec.first("TALON_TO_RIVAL"), PACK_R0 = spec.first("PACK_TO_RIVAL");
+constexpr int TURN = spec.first("TURN");
+constexpr int REDEAL = spec.first("REDEAL"), N_ACTIONS = spec.n_actions();
+static_assert(AUX_F0 < RIVAL_A0 && RIVAL_A0 < TALON_A0 && TALON_A0 < TALON_R0 && TALON_R0 < PACK_R0 &&
+              PACK_R0 < TURN && TURN < REDEAL && spec.count("RIVAL_TO_AUX") == N_RIVALS * N_AUX);
 
-// Observation places per card (light_and_shade.py: PLACES): auxiliary 0-3, rival 0-3, then the
-// talon's top three (TALON_TOP + 0, 1, 2), the talon below them, foundation, pack.
-constexpr int P_RIVAL = N_AUX, P_TALON_TOP = 8, P_TALON_BELOW = 11, P_FOUNDATION = 12, P_PACK = 13;
-constexpr int NP = 14, FAN = 3;
-// Offsets in light_and_shade.LightAndShade.LAYOUT order.
-constexpr int O_PLACE = 0;                         // card_place (52, 14)
-constexpr int O_TOP = O_PLACE + N_KINDS * NP;      // aux_top (4, 52)
-constexpr int O_SIZE = O_TOP + N_AUX * N_KINDS;    // aux_size (4,)
-constexpr int O_RANK = O_SIZE + N_AUX;             // foundation_rank (8,)
-constexpr int O_RED = O_RANK + N_FOUND;            // foundation_red (8,)
-constexpr int O_PACK = O_RED + N_FOUND;            // pack_size, talon_size, talon_to_auxiliaries, redeals_left
-constexpr int OBS_SIZE = O_PACK + 4;
+// Observation places per card (light_and_shade.PLACES, by their names): auxiliary 0-3, rival 0-3,
+// then the talon's top three (P_TALON_TOP + 0, 1, 2), the talon below them, foundation, pack.
+constexpr int P_RIVAL = spec.place("rival 0"), P_TALON_TOP = spec.place("talon top");
+constexpr int P_TALON_BELOW = spec.place("talon below the top three (seen)");
+constexpr int P_FOUNDATION = spec.place("foundation"), P_PACK = spec.place("pack (not visible)");
+constexpr int NP = spec.n_places(), FAN = 3;
+// Offsets (light_and_shade.LightAndShade.LAYOUT); pack_size, talon_size, talon_to_auxiliaries and
+// redeals_left lie side by side.
+constexpr int O_PLACE = spec.offset("card_place"), O_TOP = spec.offset("aux_top");
+constexpr int O_SIZE = spec.offset("aux_size");
+constexpr int O_RANK = spec.offset("foundation_rank"), O_RED = spec.offset("foundation_red");
+constexpr int O_PACK = spec.offset("pack_size");
+constexpr int OBS_SIZE = spec.obs_size();
+static_assert(spec.offset("redeals_left") == O_PACK + 3 && OBS_SIZE == O_PACK + 4);
 constexpr float COPY = 0.5f;  // one of two copies (core.places.CardPlaces with n_packs=2)
 
 // ALTERNATE_UP (the foundations) and ALTERNATE_DOWN (onto an Auxiliary, core.hpp).
@@ -55,20 +65,6 @@ constexpr Move move_of(int a) {
     if (a < TURN) return {Kind::PackToRival, -1, a - PACK_R0};
     if (a == TURN) return {Kind::Turn, -1, -1};
     return {Kind::Redeal, -1, -1};
-}
-
-std::string move_text(const Move& m) {
-    const std::string src = std::to_string(m.src), dst = std::to_string(m.dst);
-    switch (m.kind) {
-        case Kind::AuxToFoundation: return "auxiliary " + src + " -> foundation";
-        case Kind::RivalToAux: return "rival " + src + " -> auxiliary " + dst;
-        case Kind::TalonToAux: return "talon -> auxiliary " + dst;
-        case Kind::TalonToRival: return "talon -> rival " + dst;
-        case Kind::PackToRival: return "pack -> rival " + dst;
-        case Kind::Turn: return "pack -> talon";
-        case Kind::Redeal: return "re-deal: talon turned over -> pack";
-    }
-    return "";
 }
 
 class LightAndShade final : public Game {
@@ -212,22 +208,6 @@ public:
     std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
     void extra_values(std::int64_t* out) const override { out[0] = redeals_left_; }
 
-    // light_and_shade.py: moving_card.
-    std::string describe(int a) const override {
-        const Move m = move_of(a);
-        int c = -1;
-        switch (m.kind) {
-            case Kind::AuxToFoundation: c = aux_[m.src].empty() ? -1 : aux_[m.src].back(); break;
-            case Kind::RivalToAux: c = rivals_[m.src]; break;
-            case Kind::TalonToAux:
-            case Kind::TalonToRival: c = talon_.empty() ? -1 : talon_.back(); break;
-            case Kind::PackToRival:
-            case Kind::Turn:
-            case Kind::Redeal: break;  // the pack's next card is face down
-        }
-        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
-    }
-
     void observe(float* out) const override {
         // card_place: each copy adds 0.5 at its place (CardPlaces.write's np.add.at).
         auto place = [out](int c, int p) { out[O_PLACE + c * NP + p] += COPY; };
@@ -256,31 +236,6 @@ public:
         *o++ = static_cast<float>(talon_.size() / double(N_PACK));
         *o++ = talon_to_aux_ ? 1.0f : 0.0f;
         *o = static_cast<float>(redeals_left_ / double(MAX_REDEALS));
-    }
-
-    std::string render() const override {
-        std::string s = "Light and Shade";
-        if (!talon_to_aux_) s += "  talon to Rivals only";
-        if (redeals_allowed_) s += "  re-deals left " + std::to_string(redeals_left_) + " (not the book's rule)";
-        s += "  on foundations: " + std::to_string(foundation_cards()) + "/96";
-        s += "\nfoundations:";
-        for (const auto& p : found_) s += " " + card_name(p.back());
-        for (int i = 0; i < N_AUX; ++i) {
-            s += "\nauxiliary " + std::to_string(i) + ": ";
-            const auto& pile = aux_[i];
-            if (pile.empty()) s += "(empty)";
-            for (int k = 0; k < pile.size(); ++k) s += (k ? " " : "") + card_name(pile[k]);
-        }
-        s += "\nrivals:";
-        for (int c : rivals_) s += " " + (c != EMPTY ? card_name(c) : std::string("--"));
-        s += "\npack: " + std::to_string(pack_.size()) + " cards   talon (" + std::to_string(talon_.size()) + "): ";
-        if (talon_.empty()) {
-            s += "(empty)";
-        } else {
-            const int from = talon_.size() > 3 ? talon_.size() - 3 : 0;
-            for (int k = from; k < talon_.size(); ++k) s += (k > from ? " " : "") + card_name(talon_[k]);
-        }
-        return s;
     }
 
     std::vector<int> cards_in_play() const override {
@@ -495,18 +450,13 @@ private:
 
 }  // namespace
 
-// Options in LightAndShade.OPTIONS order: talon_to_auxiliaries (0/1), redeals (0, 1 or 2).
-std::unique_ptr<Game> make_light_and_shade(const std::vector<std::int64_t>& options) {
-    require_options("LightAndShade", options, 2);
-    const auto talon_to_aux = options[0], redeals = options[1];
-    if (talon_to_aux != 0 && talon_to_aux != 1)
-        throw std::invalid_argument("LightAndShade: talon_to_auxiliaries must be 0 or 1");
-    if (redeals < 0 || redeals > MAX_REDEALS) throw std::invalid_argument("LightAndShade: redeals must be 0, 1 or 2");
-    return std::make_unique<LightAndShade>(talon_to_aux == 1, static_cast<int>(redeals));
+// light_and_shade.LightAndShade.OPTIONS: talon_to_auxiliaries (0/1), redeals (0, 1 or 2).
+std::unique_ptr<Game> make_light_and_shade(const Options& o) {
+    return std::make_unique<LightAndShade>(o["talon_to_auxiliaries"] != 0, static_cast<int>(o["redeals"]));
 }
 
 namespace {
-[[maybe_unused]] const bool registered = register_game("LightAndShade", make_light_and_shade);
+[[maybe_unused]] const bool registered = register_game(spec.name, make_light_and_shade, spec.options);
 }  // namespace
 
 }  // namespace pg
