@@ -4,6 +4,7 @@ What the C++ port of a game would otherwise copy by hand from its Python module 
 from the module's public surface (``OPTIONS``, ``moves`` and their ``kind``, ``layout``), into
 ``src/native/generated/<module>_spec.hpp``: one ``GameSpec`` value (``src/native/spec.hpp``) with
 
+- the class name, ``n_packs`` and ``win_cards``;
 - the option names in ``OPTIONS`` order, and for each option whose choices are texts, the code
   that stands for each text (options reach C++ by name, validated by Python: see
   ``patience_gym/native.py``, ``encode_options``);
@@ -132,7 +133,7 @@ def header(cls: type[Game[Any]]) -> str:
             "",
             f"// {len(game.moves)} actions, {game.layout.size} observation floats.",
             f"inline constexpr GameSpec<{sizes}> {stem}{{",
-            f"    {_c(cls.__name__)},",
+            f"    {_c(cls.__name__)}, {cls.n_packs}, {cls.win_cards},  // name, packs, cards that win",
             f"    // options, in {cls.__name__}.OPTIONS order",
             f"    {{{_list(options)}}},",
             "    // move kinds, in table order: name, first action id, count",

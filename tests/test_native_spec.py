@@ -63,8 +63,8 @@ def test_every_port_and_only_a_port_has_a_header_and_reads_it() -> None:
     for stem in ported:
         source = (NATIVE / f"{stem}.cpp").read_text()
         assert f'#include "{stem}_spec.hpp"' in source and f"generated::{stem};" in source, stem
-        assert "register_game(spec.name, " in source and "spec.options)" in source, (
-            f"{stem}.cpp registers by it"
+        assert "register_game(spec, " in source and "public Port<" in source, (
+            f"{stem}.cpp: Port, register_game"
         )
     cmake = (ROOT / "CMakeLists.txt").read_text()
     assert "src/native/generated" in cmake, "the build must put the generated headers on its include path"

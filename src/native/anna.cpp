@@ -18,7 +18,6 @@ constexpr const auto& spec = generated::anna;
 constexpr int N_HELPS = 8, N_FOUNDATIONS = 8, N_REDEALS = 2, N_CARDS = 2 * N_KINDS;
 constexpr int KNAVE = 11, QUEEN = 12;
 constexpr int FULL = 12;  // a full foundation: J down to A, then K (the queen never goes up)
-constexpr int WIN_CARDS = 96;
 
 // Action ids: the first of each kind in anna.TABLE (help -> help i-major, as help_to_help reads).
 constexpr int TURN = spec.first("TURN"), REDEAL = spec.first("REDEAL");
@@ -74,14 +73,10 @@ constexpr bool marry(int top, int c) {
     return suit_of(top) == suit_of(c) && rank_of(c) == rank_of(top) + 1 && rank_of(top) != QUEEN;
 }
 
-class Anna final : public Game {
+class Anna final : public Port<Anna, spec> {
 public:
     explicit Anna(bool refill_from_pack) : refill_from_pack_(refill_from_pack) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return WIN_CARDS; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -272,10 +267,9 @@ public:
 
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& h : helps_)
-            for (int k = 0; k < h.size(); ++k) cards.push_back(h[k]);
-        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
-        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
+        append_cards(cards, helps_);
+        pack_.append_to(cards);
+        talon_.append_to(cards);
         for (int f = 0; f < N_FOUNDATIONS; ++f)
             for (int k = 0; k < found_[f]; ++k) cards.push_back(foundation_card(f, k));
         return cards;
@@ -392,8 +386,6 @@ public:
     // cards in the talon (a re-deal brings them back only in their order). Ordering only.
     double beam_score() const override { return 2.0 * foundation_cards() - talon_.size(); }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Anna>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -406,15 +398,11 @@ private:
     int redeals_ = 0;
 };
 
-}  // namespace
-
 // anna.Anna.OPTIONS: refill ("free" or "pack").
-std::unique_ptr<Game> make_anna(const Options& o) {
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
     return std::make_unique<Anna>(o["refill"] == spec.choice("refill", "pack"));
-}
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game(spec.name, make_anna, spec.options);
 }  // namespace
 
 }  // namespace pg

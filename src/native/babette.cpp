@@ -57,12 +57,8 @@ constexpr Move move_of(int a) {
 constexpr int last_rank(int f) { return f < DOWN_ROW ? KING : ACE; }
 constexpr int other_pile(int f) { return (f + N_SUITS) % N_FOUND; }
 
-class Babette final : public Game {
+class Babette final : public Port<Babette, spec> {
 public:
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return N_CARDS; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -251,9 +247,8 @@ public:
         std::vector<int> cards;
         for (int p = 0; p < rows_ * N_COLS; ++p)
             if (grid_[p] != EMPTY) cards.push_back(grid_[p]);
-        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
-        for (const auto& f : found_)
-            for (int k = 0; k < f.size(); ++k) cards.push_back(f[k]);
+        pack_.append_to(cards);
+        append_cards(cards, found_);
         return cards;
     }
 
@@ -315,8 +310,6 @@ public:
         return 0;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Babette>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // position (babette.py STATE: grid, pack, foundations, redeals)
@@ -327,13 +320,11 @@ private:
     int redeals_ = 0;
 };
 
-}  // namespace
-
 // Babette has no options.
-std::unique_ptr<Game> make_babette(const Options& /*options*/) { return std::make_unique<Babette>(); }
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options&) -> std::unique_ptr<Game> {
+    return std::make_unique<Babette>();
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game(spec.name, make_babette, spec.options);
 }  // namespace
 
 }  // namespace pg

@@ -61,12 +61,8 @@ constexpr int help_to_help(int h, int k) { return HELP_H0 + (N_HELPS - 1) * h + 
 // SAME_SUIT_DOWN (the marriage rule): c is of top's suit and one rank lower.
 constexpr bool marry(int top, int c) { return suit_of(c) == suit_of(top) && rank_of(c) == rank_of(top) - 1; }
 
-class Congress final : public Game {
+class Congress final : public Port<Congress, spec> {
 public:
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return 96; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -249,11 +245,9 @@ public:
 
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& col : rivers_)
-            for (int k = 0; k < col.size(); ++k) cards.push_back(col[k]);
-        for (const auto& help : helps_)
-            for (int k = 0; k < help.size(); ++k) cards.push_back(help[k]);
-        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);  // Python's pack list order
+        append_cards(cards, rivers_);
+        append_cards(cards, helps_);
+        pack_.append_to(cards);  // Python's pack list order
         for (int f = 0; f < N_FOUND; ++f)
             for (int r = ACE; r <= found_[f]; ++r) cards.push_back(foundation_top(f, r));
         return cards;
@@ -330,8 +324,6 @@ public:
         return -1;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Congress>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // position (congress.py STATE)
@@ -342,13 +334,11 @@ private:
     int rows_ = 1;
 };
 
-}  // namespace
-
 // The Congress has no options.
-std::unique_ptr<Game> make_congress(const Options& /*options*/) { return std::make_unique<Congress>(); }
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options&) -> std::unique_ptr<Game> {
+    return std::make_unique<Congress>();
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game(spec.name, make_congress, spec.options);
 }  // namespace
 
 }  // namespace pg

@@ -11,8 +11,9 @@
 // is Python's alone: a native game's render() and describe() are its Python twin's
 // (patience_gym.native.NativeGame.reference), so C++ holds no move text or table drawing.
 //
-// * One C++ class per variant, one source file per game (klondike.cpp, ...), deriving from Game
-//   below. Each method mirrors the Python method of the same name:
+// * One C++ class per variant, one source file per game (klondike.cpp, ...), deriving from
+//   Port<Itself, spec> below (a Game whose sizes, packs, winning count, clone() and bytes()
+//   follow from its generated spec). Each method mirrors the Python method of the same name:
 //     deal(pack)          start a game from card ids, first dealt first. The SHUFFLE stays in
 //                         Python/numpy (Game.new_game draws rng.permutation), so one seed deals
 //                         the same game on both engines.
@@ -31,16 +32,16 @@
 //                         unobserve_move(a, out) / observe_move(a, out) the same around one move.
 //     cards_in_play()     every card the game holds (conservation checks).
 //     state_key()         the whole position as bytes (equal bytes: same position).
-//     clone()             an independent copy (plain value semantics: games hold no pointers).
-//     bytes()             sizeof(*this): the batched engine's memory per game.
+//     clone(), bytes()    an independent copy (plain value semantics: games hold no pointers),
+//                         and sizeof the game: the batched engine's memory per game (Port).
 //     extra_names()/extra_values(out)  the variant's info extras as integers; Python decodes
 //                         the ones that are texts (see patience_gym/native.py, EXTRA_TEXTS).
 // * Options arrive by name, validated by Python (Game(**options): one set of checks and messages
 //   for both engines), each an int64: bool 0/1, None -1, an int as itself, a text as its index
-//   in the Option's choices (the generated header names those indices). C++ does not check them
-//   again; a name missing or unknown is a programming error (std::logic_error). A factory per
-//   game reads them by name into a Game; the table in registry.cpp maps the Python class name to
-//   that factory and the option names it takes.
+//   in the Option's choices (spec.choice("deal", "dick") names those codes). C++ does not check
+//   them again; a name missing or unknown is a programming error (std::logic_error). A factory
+//   per game reads them by name into a Game; the table in registry.cpp maps the Python class
+//   name to that factory and the option names it takes.
 // * State lives in fixed-capacity arrays (Stack<N> below): a game is one flat object, cloning is a
 //   memberwise copy and the batched stepper keeps n of them without touching the heap per step.
 // * BatchedGames (batched.hpp) steps n games of one variant in one call with the GIL released,
@@ -60,6 +61,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "spec.hpp"
 
 namespace pg {
 
@@ -105,7 +108,15 @@ struct Stack {
     int pop() { return cards[--n]; }
     void clear() { n = 0; }
     void truncate(int k) { n = static_cast<std::int16_t>(k); }
+    // The cards bottom to top onto the end of out (cards_in_play()).
+    void append_to(std::vector<int>& out) const { out.insert(out.end(), cards.begin(), cards.begin() + n); }
 };
+
+// Every pile of piles (an array of Stack), in order, bottom to top, onto the end of out.
+template <class Piles>
+void append_cards(std::vector<int>& out, const Piles& piles) {
+    for (const auto& pile : piles) pile.append_to(out);
+}
 
 // ---- the contract -----------------------------------------------------------------------------
 class Game {
@@ -232,17 +243,37 @@ struct GameEntry {
 // The factory table (registry.cpp), sorted by name.
 const std::vector<GameEntry>& factories();
 
-// Each game file registers its factory itself, with the names of its generated header:
-//     static const bool registered = register_game(spec::NAME, make_klondike, spec::OPTIONS);
-// so adding a game is adding one file (CMakeLists.txt compiles every src/native/*.cpp).
+// Each game file registers its factory itself (register_game(spec, factory) below, with the
+// names of its generated header), so adding a game is adding one file (CMakeLists.txt compiles
+// every src/native/*.cpp).
 bool register_game(const char* name, Factory factory, std::vector<std::string> options);
-template <std::size_t N>
-bool register_game(const char* name, Factory factory, const std::array<const char*, N>& options) {
-    return register_game(name, factory, std::vector<std::string>(options.begin(), options.end()));
-}
 // The game of Python class `name`: std::invalid_argument for a game without a port,
 // std::logic_error for options whose names are not exactly the game's.
 std::unique_ptr<Game> make_game(const std::string& name, const Options& options);
+
+// What a port owes that follows from its generated spec (spec.hpp) and its own type: the sizes
+// Python declares, a copy, and the bytes of one game. Each game class derives from it:
+//     class Klondike final : public Port<Klondike, spec> { ... };
+template <class Derived, const auto& Spec>
+class Port : public Game {
+public:
+    int n_actions() const final { return Spec.n_actions(); }
+    int obs_size() const final { return Spec.obs_size(); }
+    int win_cards() const final { return Spec.win_cards; }
+    int n_packs() const final { return Spec.n_packs; }
+    std::unique_ptr<Game> clone() const final {
+        return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+    }
+    std::size_t bytes() const final { return sizeof(Derived); }
+};
+
+// Register a port under its spec's name and option names, with its factory (a function or a
+// lambda without captures). In the game's file:
+//     [[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) { ... });
+template <class Spec>
+bool register_game(const Spec& spec, Factory factory) {
+    return register_game(spec.name, factory, std::vector<std::string>(spec.options.begin(), spec.options.end()));
+}
 
 // Helpers for state_key(): append raw bytes of small values and piles.
 inline void key_put(std::string& key, int v) {

@@ -53,13 +53,10 @@ constexpr Move move_of(int a) {
 // The action id of "pile i -> pile j" (i != j).
 constexpr int pile_to_pile(int i, int j) { return PILE_P0 + 6 * i + (j < i ? j : j - 1); }
 
-class Klondike final : public Game {
+class Klondike final : public Port<Klondike, spec> {
 public:
     Klondike(int draw, int passes, bool partial) : draw_(draw), passes_(passes), partial_(partial) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return 52; }
 
     void deal(const std::vector<int>& pack) override {
         int k = 0;
@@ -212,10 +209,9 @@ public:
 
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& p : piles_)
-            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        append_cards(cards, piles_);
         for (int k = stock_.size() - 1; k >= 0; --k) cards.push_back(stock_[k]);
-        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
+        talon_.append_to(cards);
         for (int s = 0; s < 4; ++s)
             for (int r = 0; r < found_[s]; ++r) cards.push_back(s * 13 + r);
         return cards;
@@ -490,8 +486,6 @@ public:
         }
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Klondike>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -507,16 +501,12 @@ private:
     int passes_used_ = 1;
 };
 
-}  // namespace
-
 // klondike.Klondike.OPTIONS: draw (1 or 3), passes (-1 for None: without limit), partial_moves.
-std::unique_ptr<Game> make_klondike(const Options& o) {
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
     return std::make_unique<Klondike>(static_cast<int>(o["draw"]), static_cast<int>(o["passes"]),
                                       o["partial_moves"] != 0);
-}
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game(spec.name, make_klondike, spec.options);
 }  // namespace
 
 }  // namespace pg

@@ -21,7 +21,6 @@ constexpr int N_PACK = 2 * N_KINDS - N_FOUND - N_AUX - N_RIVALS;  // 88
 constexpr int MAX_AUX = 12;                                       // a K down to a 2
 constexpr int MAX_REDEALS = 2;  // the most the (non-book) redeals option allows
 constexpr int EMPTY = -1;       // an empty Rival
-constexpr int WIN_CARDS = 96;
 
 // Action ids: the first of each kind in light_and_shade.TABLE (move_of reads them in this order).
 constexpr int AUX_F0 = spec.first("AUX_TO_FOUNDATION"), RIVAL_A0 = spec.first("RIVAL_TO_AUX");
@@ -67,14 +66,10 @@ constexpr Move move_of(int a) {
     return {Kind::Redeal, -1, -1};
 }
 
-class LightAndShade final : public Game {
+class LightAndShade final : public Port<LightAndShade, spec> {
 public:
     LightAndShade(bool talon_to_aux, int redeals) : talon_to_aux_(talon_to_aux), redeals_allowed_(redeals) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return WIN_CARDS; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -240,14 +235,12 @@ public:
 
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& p : aux_)
-            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        append_cards(cards, aux_);
         for (int c : rivals_)
             if (c != EMPTY) cards.push_back(c);
-        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
-        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
-        for (const auto& p : found_)
-            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        pack_.append_to(cards);
+        talon_.append_to(cards);
+        append_cards(cards, found_);
         return cards;
     }
 
@@ -432,8 +425,6 @@ public:
         return 2.0 * foundation_cards() - talon_.size() + 0.5 * empty;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<LightAndShade>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -448,15 +439,11 @@ private:
     int redeals_left_ = 0;
 };
 
-}  // namespace
-
 // light_and_shade.LightAndShade.OPTIONS: talon_to_auxiliaries (0/1), redeals (0, 1 or 2).
-std::unique_ptr<Game> make_light_and_shade(const Options& o) {
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
     return std::make_unique<LightAndShade>(o["talon_to_auxiliaries"] != 0, static_cast<int>(o["redeals"]));
-}
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game(spec.name, make_light_and_shade, spec.options);
 }  // namespace
 
 }  // namespace pg

@@ -72,14 +72,10 @@ constexpr bool same_suit_either(int base, int c) {
 // louis.py's _DEPTH[d]: a depth d (cards lying on a card) reads d / (d + 8), in double then float.
 inline float depth_value(int d) { return static_cast<float>(d / (d + 8.0)); }
 
-class Louis final : public Game {
+class Louis final : public Port<Louis, spec> {
 public:
     explicit Louis(bool dick) : dick_(dick) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return N_DEALT; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing --------------------------------------------------------------------------------
 
@@ -317,9 +313,8 @@ public:
 
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& p : packets_)
-            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
-        for (int k = 0; k < stock_.size(); ++k) cards.push_back(stock_[k]);
+        append_cards(cards, packets_);
+        stock_.append_to(cards);
         if (turned_ >= 0) cards.push_back(turned_);
         for (int s = 0; s < 4; ++s) {
             for (int r = 1; r <= found_[s]; ++r) cards.push_back(card_of(r, s));
@@ -406,8 +401,6 @@ public:
         return -next.buried();
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Louis>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -425,15 +418,11 @@ private:
     int redeals_left_ = N_REDEALS;
 };
 
-}  // namespace
-
 // louis.Louis.OPTIONS: deal ("cadogan" or "dick").
-std::unique_ptr<Game> make_louis(const Options& o) {
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
     return std::make_unique<Louis>(o["deal"] == spec.choice("deal", "dick"));
-}
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game(spec.name, make_louis, spec.options);
 }  // namespace
 
 }  // namespace pg

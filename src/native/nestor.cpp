@@ -48,13 +48,10 @@ struct PairTable {
 };
 constexpr PairTable PAIRS{};
 
-class Nestor final : public Game {
+class Nestor final : public Port<Nestor, spec> {
 public:
     explicit Nestor(bool open_reserve) : open_reserve_(open_reserve) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return 52; }
 
     // nestor.rectified_deal: 8 columns of 6 with no rank twice in a column; the last 4 cards are
     // the reserve. Python's deque is a ring buffer here: rotate(-1) moves the front card to the
@@ -167,11 +164,10 @@ public:
 
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& col : cols_)
-            for (int k = 0; k < col.size(); ++k) cards.push_back(col[k]);
+        append_cards(cards, cols_);
         for (int c : reserve_)
             if (c != NONE) cards.push_back(c);
-        for (int k = 0; k < discard_.size(); ++k) cards.push_back(discard_[k]);
+        discard_.append_to(cards);
         return cards;
     }
 
@@ -243,8 +239,6 @@ public:
         return -1;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Nestor>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -256,15 +250,11 @@ private:
     Stack<N_KINDS> discard_;  // cards paired off, in the order they went
 };
 
-}  // namespace
-
 // nestor.Nestor.OPTIONS: reserve ("strict" or "open").
-std::unique_ptr<Game> make_nestor(const Options& o) {
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
     return std::make_unique<Nestor>(o["reserve"] == spec.choice("reserve", "open"));
-}
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game(spec.name, make_nestor, spec.options);
 }  // namespace
 
 }  // namespace pg

@@ -56,6 +56,8 @@ template <std::size_t N_OPTIONS, std::size_t N_KINDS, std::size_t N_SEGMENTS, st
           std::size_t N_CHOICES>
 struct GameSpec {
     const char* name;  // the Python class name: the key of the factory table
+    int n_packs;       // Game.n_packs
+    int win_cards;     // Game.win_cards: the cards on the foundations that win
     std::array<const char*, N_OPTIONS> options;
     std::array<Range, N_KINDS> kinds;
     std::array<Range, N_SEGMENTS> segments;

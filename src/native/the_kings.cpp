@@ -50,14 +50,10 @@ constexpr Move move_of(int a) {
 using Row = Stack<N_DEALT>;
 using Foundation = Stack<13>;
 
-class TheKings final : public Game {
+class TheKings final : public Port<TheKings, spec> {
 public:
     explicit TheKings(bool monotone) : monotone_(monotone) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return N_DEALT; }
-    int n_packs() const override { return 2; }
 
     // ---- the deal (the_kings.py: line_foundation, play_outside_cards, kings_deal) ------------
 
@@ -241,10 +237,8 @@ public:
 
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& r : rows_)
-            for (int k = 0; k < r.size(); ++k) cards.push_back(r[k]);
-        for (const auto& f : found_)
-            for (int k = 0; k < f.size(); ++k) cards.push_back(f[k]);
+        append_cards(cards, rows_);
+        append_cards(cards, found_);
         return cards;
     }
 
@@ -297,8 +291,6 @@ public:
         return 0;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<TheKings>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -310,15 +302,11 @@ private:
     int on_start_ = N_FOUND;
 };
 
-}  // namespace
-
 // the_kings.TheKings.OPTIONS: sequences ("monotone" or "either").
-std::unique_ptr<Game> make_the_kings(const Options& o) {
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
     return std::make_unique<TheKings>(o["sequences"] == spec.choice("sequences", "monotone"));
-}
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game(spec.name, make_the_kings, spec.options);
 }  // namespace
 
 }  // namespace pg

@@ -9,7 +9,7 @@ namespace pg::generated {
 
 // 75 actions, 1572 observation floats.
 inline constexpr GameSpec<1, 6, 7, 14, 2> anna{
-    "Anna",
+    "Anna", 2, 96,  // name, packs, cards that win
     // options, in Anna.OPTIONS order
     {{"refill"}},
     // move kinds, in table order: name, first action id, count

@@ -9,7 +9,7 @@ namespace pg::generated {
 
 // 210 actions, 5575 observation floats.
 inline constexpr GameSpec<0, 4, 7, 0, 0> babette{
-    "Babette",
+    "Babette", 2, 104,  // name, packs, cards that win
     // options, in Babette.OPTIONS order
     {{}},
     // move kinds, in table order: name, first action id, count

@@ -9,7 +9,7 @@ namespace pg::generated {
 
 // 138 actions, 1892 observation floats.
 inline constexpr GameSpec<0, 6, 11, 18, 0> congress{
-    "Congress",
+    "Congress", 2, 96,  // name, packs, cards that win
     // options, in Congress.OPTIONS order
     {{}},
     // move kinds, in table order: name, first action id, count

@@ -9,7 +9,7 @@ namespace pg::generated {
 
 // 58 actions, 690 observation floats.
 inline constexpr GameSpec<3, 5, 6, 13, 0> klondike{
-    "Klondike",
+    "Klondike", 1, 52,  // name, packs, cards that win
     // options, in Klondike.OPTIONS order
     {{"draw", "passes", "partial_moves"}},
     // move kinds, in table order: name, first action id, count

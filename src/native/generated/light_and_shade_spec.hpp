@@ -9,7 +9,7 @@ namespace pg::generated {
 
 // 34 actions, 960 observation floats.
 inline constexpr GameSpec<2, 7, 9, 14, 0> light_and_shade{
-    "LightAndShade",
+    "LightAndShade", 2, 96,  // name, packs, cards that win
     // options, in LightAndShade.OPTIONS order
     {{"talon_to_auxiliaries", "redeals"}},
     // move kinds, in table order: name, first action id, count

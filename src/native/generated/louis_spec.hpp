@@ -9,7 +9,7 @@ namespace pg::generated {
 
 // 160 actions, 2598 observation floats.
 inline constexpr GameSpec<1, 5, 13, 0, 2> louis{
-    "Louis",
+    "Louis", 2, 96,  // name, packs, cards that win
     // options, in Louis.OPTIONS order
     {{"deal"}},
     // move kinds, in table order: name, first action id, count

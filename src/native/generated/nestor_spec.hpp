@@ -9,7 +9,7 @@ namespace pg::generated {
 
 // 67 actions, 781 observation floats.
 inline constexpr GameSpec<1, 2, 3, 14, 2> nestor{
-    "Nestor",
+    "Nestor", 1, 52,  // name, packs, cards that win
     // options, in Nestor.OPTIONS order
     {{"reserve"}},
     // move kinds, in table order: name, first action id, count

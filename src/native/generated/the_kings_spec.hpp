@@ -9,7 +9,7 @@ namespace pg::generated {
 
 // 64 actions, 1480 observation floats.
 inline constexpr GameSpec<1, 2, 6, 9, 2> the_kings{
-    "TheKings",
+    "TheKings", 2, 96,  // name, packs, cards that win
     // options, in TheKings.OPTIONS order
     {{"sequences"}},
     // move kinds, in table order: name, first action id, count
