@@ -300,9 +300,12 @@ class RowTwins:
     keeps each row's actions since its deal and counts its deals, and a row's twin replays only
     what is new (a new one after each deal)."""
 
-    def __init__(self, py: type[Game[Any]], options: Mapping[str, Any], engine: Any) -> None:
+    def __init__(self, game: Game[Any], engine: Any) -> None:
+        """``game``: one game of the batch's variant and options (its template); ``engine``: the
+        batch (``_native.BatchedGames``)."""
         engine.record(True)
-        self.py, self.options, self.engine = py, dict(options), engine
+        self.py: type[Game[Any]] = game.PYTHON if isinstance(game, NativeGame) else type(game)
+        self.options, self.engine = dict(game.options), engine
         self.twins: dict[int, tuple[int, Twin]] = {}  # row -> (its deal count, its twin)
 
     def game(self, i: int, pack: Sequence[int]) -> Game[Any]:

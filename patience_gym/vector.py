@@ -97,7 +97,7 @@ class NativeBatch:
         self._ordered = (np.arange(self.pack_size) % N_KINDS).astype(np.int32)
         self.rngs: list[np.random.Generator] = [seeding.np_random(None)[0] for _ in range(n)]
         self.dealt = False
-        self.twins: RowTwins | None = None  # for render(): record_moves() makes them
+        self.twins: RowTwins | None = None  # render()'s Python twins, made before the first reset
 
     def seed(self, seed: int | Sequence[int | None] | None) -> None:
         """Sub-env ``i`` gets ``seed + i`` (an int), ``seed[i]`` (a list), or stays as it is (None)."""
@@ -157,14 +157,8 @@ class NativeBatch:
             info[name] = np.array([texts[v] for v in column], dtype=object) if texts else column.copy()
         return info
 
-    def record_moves(self) -> None:
-        """Keep each row's moves, so that :meth:`render` can draw it (call before the first reset)."""
-        game = self.template.game
-        self.twins = RowTwins(type(game).PYTHON, game.options, self.engine)  # type: ignore[attr-defined]
-
     def render(self) -> tuple[str, ...]:
-        """Each row's table, drawn by its Python twin (text is Python's; see patience_gym.native)."""
-        assert self.twins is not None, "render() needs record_moves() before the first reset"
+        assert self.twins is not None, "render() needs RowTwins made before the first reset"
         return tuple(self.twins.game(i, self.packs[i]).render() for i in range(self.num_envs))
 
 
@@ -207,8 +201,7 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         )
         self.num_envs = self.batch.num_envs
         self.render_mode = render_mode
-        if render_mode == "ansi":
-            self.batch.record_moves()
+        self.batch.twins = RowTwins(self.batch.template.game, self.batch.engine) if render_mode else None
         self.copy = copy
         self.single_observation_space = self.batch.template.observation_space
         self.single_action_space = self.batch.template.action_space
