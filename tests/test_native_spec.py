@@ -46,12 +46,13 @@ def test_the_committed_headers_are_what_the_python_games_generate(tmp_path: Path
 def test_a_header_holds_the_python_table_layout_and_options() -> None:
     text = gen_native.header(VARIANTS[0].game)  # Klondike
     game = VARIANTS[0].game()
-    assert "inline constexpr GameSpec<3, 5, 6, 13, 0> klondike{" in text
+    assert "inline constexpr GameSpec<3, 5, 6, 13, 0, 1> klondike{" in text
     for seg in game.layout.segments:
         assert f'{{"{seg.name}", {seg.start}, {seg.size}}}' in text
     assert '{"PILE_TO_PILE", 16, 42}' in text and len(game.moves) == 16 + 42
     assert '{{"draw", "passes", "partial_moves"}}' in text
     assert '"talon top", "talon second from top"' in text
+    assert '{{"counter_score"}}' in text  # the info extras
     nestor = gen_native.header(VARIANTS[1].game)
     assert '{{{"reserve", "strict", 0}, {"reserve", "open", 1}}}' in nestor
 

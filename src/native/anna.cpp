@@ -228,8 +228,7 @@ public:
         return n;
     }
 
-    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
-    void extra_values(std::int64_t* out) const override { out[0] = N_REDEALS - redeals_; }
+    void extra_values(std::int64_t* out) const override { out[spec.extra("redeals_left")] = N_REDEALS - redeals_; }
 
     void observe(float* out) const override {
         // Each card's two copies take their slots in the order helps, foundations, talon, pack.

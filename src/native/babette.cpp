@@ -186,8 +186,7 @@ public:
         return n;
     }
 
-    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
-    void extra_values(std::int64_t* out) const override { out[0] = N_REDEALS - redeals_; }
+    void extra_values(std::int64_t* out) const override { out[spec.extra("redeals_left")] = N_REDEALS - redeals_; }
 
     void observe(float* out) const override {
         observe_cards(out, 0);

@@ -252,7 +252,7 @@ bool register_game(const char* name, Factory factory, std::vector<std::string> o
 std::unique_ptr<Game> make_game(const std::string& name, const Options& options);
 
 // What a port owes that follows from its generated spec (spec.hpp) and its own type: the sizes
-// Python declares, a copy, and the bytes of one game. Each game class derives from it:
+// and the info extras' names Python declares, a copy, and the bytes of one game. Each game class derives from it:
 //     class Klondike final : public Port<Klondike, spec> { ... };
 template <class Derived, const auto& Spec>
 class Port : public Game {
@@ -265,6 +265,8 @@ public:
         return std::make_unique<Derived>(static_cast<const Derived&>(*this));
     }
     std::size_t bytes() const final { return sizeof(Derived); }
+    // extra_values(out) writes out[spec.extra(name)] for each of these.
+    std::vector<std::string> extra_names() const final { return {Spec.extras.begin(), Spec.extras.end()}; }
 };
 
 // Register a port under its spec's name and option names, with its factory (a function or a

@@ -180,8 +180,9 @@ public:
 
     int foundation_cards() const override { return found_[0] + found_[1] + found_[2] + found_[3]; }
 
-    std::vector<std::string> extra_names() const override { return {"counter_score"}; }
-    void extra_values(std::int64_t* out) const override { out[0] = -52 + 5 * foundation_cards(); }
+    void extra_values(std::int64_t* out) const override {
+        out[spec.extra("counter_score")] = -52 + 5 * foundation_cards();
+    }
 
     void observe(float* out) const override {
         for (int i = 0; i < N_PILES; ++i) {

@@ -200,8 +200,7 @@ public:
         return n - N_FOUND;
     }
 
-    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
-    void extra_values(std::int64_t* out) const override { out[0] = redeals_left_; }
+    void extra_values(std::int64_t* out) const override { out[spec.extra("redeals_left")] = redeals_left_; }
 
     void observe(float* out) const override {
         // card_place: each copy adds 0.5 at its place (CardPlaces.write's np.add.at).

@@ -271,13 +271,10 @@ public:
         return n - 8;  // the eight aces and kings taken out before the deal are not counted
     }
 
-    std::vector<std::string> extra_names() const override {
-        return {"cards_on_foundations", "redeals_left", "phase"};
-    }
     void extra_values(std::int64_t* out) const override {
-        out[0] = foundation_cards() + 8;
-        out[1] = redeals_left_;
-        out[2] = phase_;  // an index into PHASE_NAMES
+        out[spec.extra("cards_on_foundations")] = foundation_cards() + 8;
+        out[spec.extra("redeals_left")] = redeals_left_;
+        out[spec.extra("phase")] = phase_;  // an index into louis._PHASE_NAMES
     }
 
     void observe(float* out) const override {

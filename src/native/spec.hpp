@@ -7,6 +7,7 @@
 //     constexpr int O_DOWN = spec.offset("face_down");        // an observation segment's offset
 //     constexpr int HIDDEN = spec.place("not visible (...)"); // a card_place place's index
 //     o["reserve"] == spec.choice("reserve", "open")          // a text option's code
+//     out[spec.extra("redeals_left")] = ...                   // an info extra's place
 //
 // A name that Python does not have does not compile: the lookup's throw cannot be evaluated in a
 // constant expression. So a Python change that the C++ does not follow fails the build, or, where
@@ -51,9 +52,10 @@ constexpr const Range& range_of(const std::array<Range, N>& ranges, std::string_
 
 // Options: names in Python's OPTIONS order. Kinds: the action table kind by kind, in table order.
 // Segments: the observation layout in order. Places: card_place's places per card (none without
-// that segment). Choices: the codes of the options whose choices are texts.
+// that segment). Choices: the codes of the options whose choices are texts. Extras: the keys of
+// the game's extra_info(), in order (Python decodes the ones that are texts: native.EXTRA_TEXTS).
 template <std::size_t N_OPTIONS, std::size_t N_KINDS, std::size_t N_SEGMENTS, std::size_t N_PLACES,
-          std::size_t N_CHOICES>
+          std::size_t N_CHOICES, std::size_t N_EXTRAS>
 struct GameSpec {
     const char* name;  // the Python class name: the key of the factory table
     int n_packs;       // Game.n_packs
@@ -63,6 +65,7 @@ struct GameSpec {
     std::array<Range, N_SEGMENTS> segments;
     std::array<const char*, N_PLACES> places;
     std::array<Choice, N_CHOICES> choices;
+    std::array<const char*, N_EXTRAS> extras;
 
     constexpr int first(std::string_view kind) const { return range_of(kinds, kind).start; }
     constexpr int count(std::string_view kind) const { return range_of(kinds, kind).size; }
@@ -72,6 +75,7 @@ struct GameSpec {
     constexpr int obs_size() const { return segments.back().start + segments.back().size; }
     constexpr int place(std::string_view name) const { return index_of(places, name); }
     constexpr int n_places() const { return static_cast<int>(N_PLACES); }
+    constexpr int extra(std::string_view name) const { return index_of(extras, name); }
     constexpr std::int64_t choice(std::string_view option, std::string_view text) const {
         for (const Choice& c : choices)
             if (std::string_view(c.option) == option && std::string_view(c.text) == text) return c.code;

@@ -198,12 +198,9 @@ public:
     // The eight aces set out before the deal are left out.
     int foundation_cards() const override { return all_foundation_cards() - N_FOUND; }
 
-    std::vector<std::string> extra_names() const override {
-        return {"cards_on_foundations", "dealt_to_foundations"};
-    }
     void extra_values(std::int64_t* out) const override {
-        out[0] = all_foundation_cards();
-        out[1] = on_start_ - N_FOUND;
+        out[spec.extra("cards_on_foundations")] = all_foundation_cards();
+        out[spec.extra("dealt_to_foundations")] = on_start_ - N_FOUND;
     }
 
     void observe(float* out) const override {

@@ -8,7 +8,7 @@
 namespace pg::generated {
 
 // 75 actions, 1572 observation floats.
-inline constexpr GameSpec<1, 6, 7, 14, 2> anna{
+inline constexpr GameSpec<1, 6, 7, 14, 2, 1> anna{
     "Anna", 2, 96,  // name, packs, cards that win
     // options, in Anna.OPTIONS order
     {{"refill"}},
@@ -20,6 +20,8 @@ inline constexpr GameSpec<1, 6, 7, 14, 2> anna{
     {{"help 0", "help 1", "help 2", "help 3", "help 4", "help 5", "help 6", "help 7", "foundation", "talon top", "talon second from top", "talon third from top", "talon below the top three (seen)", "pack (face down)"}},
     // text choices: option, text, code
     {{{"refill", "free", 0}, {"refill", "pack", 1}}},
+    // info extras (extra_info()), in order
+    {{"redeals_left"}},
 };
 
 }  // namespace pg::generated

@@ -8,7 +8,7 @@
 namespace pg::generated {
 
 // 210 actions, 5575 observation floats.
-inline constexpr GameSpec<0, 4, 7, 0, 0> babette{
+inline constexpr GameSpec<0, 4, 7, 0, 0, 1> babette{
     "Babette", 2, 104,  // name, packs, cards that win
     // options, in Babette.OPTIONS order
     {{}},
@@ -20,6 +20,8 @@ inline constexpr GameSpec<0, 4, 7, 0, 0> babette{
     {{}},
     // text choices: option, text, code
     {{}},
+    // info extras (extra_info()), in order
+    {{"redeals_left"}},
 };
 
 }  // namespace pg::generated

@@ -8,7 +8,7 @@
 namespace pg::generated {
 
 // 138 actions, 1892 observation floats.
-inline constexpr GameSpec<0, 6, 11, 18, 0> congress{
+inline constexpr GameSpec<0, 6, 11, 18, 0, 0> congress{
     "Congress", 2, 96,  // name, packs, cards that win
     // options, in Congress.OPTIONS order
     {{}},
@@ -19,6 +19,8 @@ inline constexpr GameSpec<0, 6, 11, 18, 0> congress{
     // card_place's places per card
     {{"river 0", "river 1", "river 2", "river 3", "river 4", "river 5", "river 6", "river 7", "help 0", "help 1", "help 2", "help 3", "help 4", "help 5", "help 6", "help 7", "foundation", "pack (not visible)"}},
     // text choices: option, text, code
+    {{}},
+    // info extras (extra_info()), in order
     {{}},
 };
 

@@ -8,7 +8,7 @@
 namespace pg::generated {
 
 // 58 actions, 690 observation floats.
-inline constexpr GameSpec<3, 5, 6, 13, 0> klondike{
+inline constexpr GameSpec<3, 5, 6, 13, 0, 1> klondike{
     "Klondike", 1, 52,  // name, packs, cards that win
     // options, in Klondike.OPTIONS order
     {{"draw", "passes", "partial_moves"}},
@@ -20,6 +20,8 @@ inline constexpr GameSpec<3, 5, 6, 13, 0> klondike{
     {{"pile 0 face up", "pile 1 face up", "pile 2 face up", "pile 3 face up", "pile 4 face up", "pile 5 face up", "pile 6 face up", "foundation", "talon top", "talon second from top", "talon third from top", "talon below the top three (seen)", "not visible (face down in a pile, or in the stock)"}},
     // text choices: option, text, code
     {{}},
+    // info extras (extra_info()), in order
+    {{"counter_score"}},
 };
 
 }  // namespace pg::generated

@@ -8,7 +8,7 @@
 namespace pg::generated {
 
 // 34 actions, 960 observation floats.
-inline constexpr GameSpec<2, 7, 9, 14, 0> light_and_shade{
+inline constexpr GameSpec<2, 7, 9, 14, 0, 1> light_and_shade{
     "LightAndShade", 2, 96,  // name, packs, cards that win
     // options, in LightAndShade.OPTIONS order
     {{"talon_to_auxiliaries", "redeals"}},
@@ -20,6 +20,8 @@ inline constexpr GameSpec<2, 7, 9, 14, 0> light_and_shade{
     {{"auxiliary 0", "auxiliary 1", "auxiliary 2", "auxiliary 3", "rival 0", "rival 1", "rival 2", "rival 3", "talon top", "talon second from top", "talon third from top", "talon below the top three (seen)", "foundation", "pack (not visible)"}},
     // text choices: option, text, code
     {{}},
+    // info extras (extra_info()), in order
+    {{"redeals_left"}},
 };
 
 }  // namespace pg::generated

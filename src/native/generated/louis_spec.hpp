@@ -8,7 +8,7 @@
 namespace pg::generated {
 
 // 160 actions, 2598 observation floats.
-inline constexpr GameSpec<1, 5, 13, 0, 2> louis{
+inline constexpr GameSpec<1, 5, 13, 0, 2, 3> louis{
     "Louis", 2, 96,  // name, packs, cards that win
     // options, in Louis.OPTIONS order
     {{"deal"}},
@@ -20,6 +20,8 @@ inline constexpr GameSpec<1, 5, 13, 0, 2> louis{
     {{}},
     // text choices: option, text, code
     {{{"deal", "cadogan", 0}, {"deal", "dick", 1}}},
+    // info extras (extra_info()), in order
+    {{"cards_on_foundations", "redeals_left", "phase"}},
 };
 
 }  // namespace pg::generated

@@ -8,7 +8,7 @@
 namespace pg::generated {
 
 // 67 actions, 781 observation floats.
-inline constexpr GameSpec<1, 2, 3, 14, 2> nestor{
+inline constexpr GameSpec<1, 2, 3, 14, 2, 0> nestor{
     "Nestor", 1, 52,  // name, packs, cards that win
     // options, in Nestor.OPTIONS order
     {{"reserve"}},
@@ -20,6 +20,8 @@ inline constexpr GameSpec<1, 2, 3, 14, 2> nestor{
     {{"column 0", "column 1", "column 2", "column 3", "column 4", "column 5", "column 6", "column 7", "reserve 0, face up", "reserve 1, face up", "reserve 2, face up", "reserve 3, face up", "paired off", "reserve, face down (not visible)"}},
     // text choices: option, text, code
     {{{"reserve", "strict", 0}, {"reserve", "open", 1}}},
+    // info extras (extra_info()), in order
+    {{}},
 };
 
 }  // namespace pg::generated

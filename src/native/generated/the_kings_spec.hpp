@@ -8,7 +8,7 @@
 namespace pg::generated {
 
 // 64 actions, 1480 observation floats.
-inline constexpr GameSpec<1, 2, 6, 9, 2> the_kings{
+inline constexpr GameSpec<1, 2, 6, 9, 2, 2> the_kings{
     "TheKings", 2, 96,  // name, packs, cards that win
     // options, in TheKings.OPTIONS order
     {{"sequences"}},
@@ -20,6 +20,8 @@ inline constexpr GameSpec<1, 2, 6, 9, 2> the_kings{
     {{"row L0", "row L1", "row L2", "row L3", "row R0", "row R1", "row R2", "row R3", "foundation"}},
     // text choices: option, text, code
     {{{"sequences", "monotone", 0}, {"sequences", "either", 1}}},
+    // info extras (extra_info()), in order
+    {{"cards_on_foundations", "dealt_to_foundations"}},
 };
 
 }  // namespace pg::generated
