@@ -45,10 +45,7 @@ static_assert(spec.offset("refill_pack") == O_PACK + 3 && OBS_SIZE == O_PACK + 4
 constexpr int HELP_CAP = 12, PACK_CAP = N_CARDS;
 
 enum class Kind { Turn, Redeal, TalonToFoundation, HelpToFoundation, TalonToHelp, HelpToHelp };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 constexpr Move move_of(int a) {
     if (a == TURN) return {Kind::Turn, -1, -1};

@@ -40,11 +40,8 @@ constexpr int O_REDEALS = spec.offset("redeals_left"), OBS_SIZE = spec.obs_size(
 static_assert(spec.size("garden") == N_PLACES * N_KINDS && spec.size("foundation") == N_FOUND);
 
 enum class Kind { Up, Down, Deal, Redeal };
-struct Move {
-    Kind kind;
-    int src;  // garden place (Up, Down)
-    int dst;  // the foundation row the card goes to: UP_ROW or DOWN_ROW
-};
+// src: the garden place (Up, Down); dst: the foundation row the card goes to, UP_ROW or DOWN_ROW.
+using Move = pg::Move<Kind>;
 
 constexpr Move move_of(int a) {
     if (a < DOWN0) return {Kind::Up, a - UP0, UP_ROW};

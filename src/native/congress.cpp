@@ -39,10 +39,7 @@ constexpr int O_EXHAUSTED = spec.offset("pack_exhausted"), OBS_SIZE = spec.obs_s
 static_assert(spec.offset("card_place") == 0 && spec.size("river_grid") == MAX_ROWS * N_COLS);
 
 enum class Kind { RiverF, HelpF, RiverH, Refill, Deal, HelpH };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 // The table: river -> help c-major, help -> help h-major with k != h (itertools.permutations).
 constexpr Move move_of(int a) {
@@ -254,13 +251,7 @@ public:
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& col : rivers_) key_put(key, col);
-        for (const auto& help : helps_) key_put(key, help);
-        key_put(key, pack_);
-        for (int f : found_) key_put(key, f);
-        key_put(key, rows_);
-        return key;
+        return key_of(rivers_, helps_, pack_, found_, rows_);
     }
 
     // ---- the solver's hooks (solver.hpp) --------------------------------------------------------

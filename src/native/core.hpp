@@ -89,6 +89,15 @@ constexpr bool alternate_down(int base, int c) {
     return is_red(base) != is_red(c) && rank_of(c) == rank_of(base) - 1;
 }
 
+// ---- moves (patience_gym/core/moves.py) ---------------------------------------------------------
+// One entry of a variant's action table: its kind (the variant's enum, as Python's Kind) and up
+// to two place indices (-1: none). Each port decodes an action id into one (move_of).
+template <class Kind>
+struct Move {
+    Kind kind;
+    int src, dst;
+};
+
 // ---- fixed-capacity piles ---------------------------------------------------------------------
 // A pile of at most N cards, stored inline (no heap): cards[0] is the bottom, back() the top, as
 // a Python list whose [-1] is the top card.
@@ -285,6 +294,17 @@ template <int N>
 void key_put(std::string& key, const Stack<N>& s) {
     key.push_back(static_cast<char>(s.n));
     key.append(reinterpret_cast<const char*>(s.cards.data()), static_cast<std::size_t>(s.n));
+}
+template <class T, std::size_t N>
+void key_put(std::string& key, const std::array<T, N>& parts) {
+    for (const T& part : parts) key_put(key, part);
+}
+// The whole position as one key, part after part (ints, piles, arrays of either): state_key().
+template <class... Parts>
+std::string key_of(const Parts&... parts) {
+    std::string key;
+    (key_put(key, parts), ...);
+    return key;
 }
 
 }  // namespace pg

@@ -35,10 +35,7 @@ constexpr int OBS_SIZE = spec.obs_size();
 constexpr int PILE_CAP = 6 + 13;
 
 enum class Kind { TalonF, PileF, TalonP, Stock, PileP };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 // The table, i-major for pile -> pile as in klondike._table().
 constexpr Move move_of(int a) {
@@ -219,14 +216,7 @@ public:
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& p : piles_) key_put(key, p);
-        for (int d : down_) key_put(key, d);
-        key_put(key, stock_);
-        key_put(key, talon_);
-        for (int f : found_) key_put(key, f);
-        key_put(key, passes_used_);
-        return key;
+        return key_of(piles_, down_, stock_, talon_, found_, passes_used_);
     }
 
     // ---- the solver's hooks (solver.hpp) -------------------------------------------------------

@@ -51,10 +51,7 @@ constexpr float COPY = 0.5f;  // one of two copies (core.places.CardPlaces with 
 constexpr bool alternate_up(int base, int c) { return is_red(base) != is_red(c) && rank_of(c) == rank_of(base) + 1; }
 
 enum class Kind { AuxToFoundation, RivalToAux, TalonToAux, TalonToRival, PackToRival, Turn, Redeal };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 constexpr Move move_of(int a) {
     if (a < RIVAL_A0) return {Kind::AuxToFoundation, a - AUX_F0, -1};
@@ -244,14 +241,7 @@ public:
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& p : aux_) key_put(key, p);
-        for (int c : rivals_) key_put(key, c);
-        key_put(key, pack_);
-        key_put(key, talon_);
-        for (const auto& p : found_) key_put(key, p);
-        key_put(key, redeals_left_);
-        return key;
+        return key_of(aux_, rivals_, pack_, talon_, found_, redeals_left_);
     }
 
     // ---- the solver's hooks (solver.hpp) --------------------------------------------------------

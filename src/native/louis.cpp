@@ -46,10 +46,7 @@ constexpr int O_REDEALS = spec.offset("redeals_left"), OBS_SIZE = spec.obs_size(
 static_assert(spec.size("packet_top") == N_PACKETS * N_KINDS && spec.size("phase") == 3);
 
 enum class Kind { Up, Down, Deal, Marry, Redeal };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 // The table: sources 0..12 to each foundation, the deal, marriages p-major (p != q), re-deal.
 constexpr Move move_of(int a) {
@@ -321,17 +318,7 @@ public:
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& p : packets_) key_put(key, p);
-        key_put(key, stock_);
-        key_put(key, turned_);
-        for (int f : found_) key_put(key, f);
-        key_put(key, phase_);
-        key_put(key, circle_);
-        key_put(key, pos_);
-        for (int f : fresh_) key_put(key, f);
-        key_put(key, redeals_left_);
-        return key;
+        return key_of(packets_, stock_, turned_, found_, phase_, circle_, pos_, fresh_, redeals_left_);
     }
 
     // ---- the solver's hooks (solver.hpp) --------------------------------------------------------

@@ -172,12 +172,7 @@ public:
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& col : cols_) key_put(key, col);
-        for (int c : reserve_) key_put(key, c);
-        key_put(key, turned_);
-        key_put(key, discard_);
-        return key;
+        return key_of(cols_, reserve_, turned_, discard_);
     }
 
     // ---- the solver's hooks (solver.hpp) -------------------------------------------------------

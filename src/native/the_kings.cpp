@@ -35,10 +35,7 @@ constexpr int O_FOUND = spec.offset("foundation_height");
 constexpr int OBS_SIZE = spec.obs_size();
 
 enum class Kind { RowToFoundation, RowToRow };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 constexpr Move move_of(int a) {
     if (a < ROW_TO_ROW) return {Kind::RowToFoundation, a - TO_FOUNDATION, -1};
@@ -240,10 +237,7 @@ public:
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& r : rows_) key_put(key, r);
-        for (const auto& f : found_) key_put(key, f);
-        return key;
+        return key_of(rows_, found_);
     }
 
     // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
