@@ -3,8 +3,9 @@
 Registry-driven: every variant of ``patience_gym.games.VARIANTS`` and option set (the defaults,
 each other allowed value of each option, and all of them changed at once) is stepped in lockstep
 on both engines through ``PatienceEnv``, comparing at every step the mask, the observation (bit
-for bit), reward, flags, ``info``, the ``ansi`` text and the description of every legal move.
-Random legal moves, with an occasional out-of-mask id so the illegal-action path is compared too.
+for bit), reward, flags, ``info``, the ``ansi`` text and the description of every legal move
+(the native game's texts are its Python twin's: they agree when every move C++ played replays
+in Python). Random legal moves, with an occasional out-of-mask id so the illegal-action path is compared too.
 A variant without a native port yet is skipped, naming where to add it (src/native/PORTING.md).
 """
 
