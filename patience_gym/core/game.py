@@ -48,7 +48,8 @@ class Outcome(NamedTuple):
 
 @dataclass(frozen=True)
 class Option(Generic[T]):
-    """One keyword argument of a variant (docs/rules.md: every option is an environment keyword).
+    """One keyword argument of a variant (docs/rules.md: "every option is a keyword argument of the
+    environment").
 
     ``choices`` lists the allowed values; ``check`` is used instead for open ranges, returning an
     error text (or ``None`` when the value is fine) and ``allowed`` describes it for messages.

@@ -1,17 +1,18 @@
 """Anna (Cadogan; docs/rules.md section 5). Two packs.
 
-Rules in brief. Every knave goes up as soon as it turns up; each foundation builds down in suit J,
-T, ..., A, K, and queens never go up, so 96 cards win. Eight helps are laid out (a knave's place
-taken by the next card); their top cards are available, and cards are married onto them ascending in
-suit, never onto a queen. The pack is turned one card at a time onto the talon, whose top may go to
-a foundation or a help. Two re-deals.
+Rules in brief (in full: docs/rules.md section 5). Every knave goes to the foundations as soon as
+it turns up; each foundation builds down in suit J, T, ..., A, K, and queens never go up, so 96
+cards win. Eight helps are laid out (a knave's place taken by the next card); their top cards are
+available, and cards are married onto them ascending in suit, never onto a queen. The pack is
+turned one card at a time onto the talon, whose top may go to a foundation or a help. Two re-deals.
 
 Option ``refill``: ``"free"`` (default, Cadogan) fills an empty help with the talon's top card when
 the player chooses; ``"pack"`` (Dick) fills it at once with the pack's next card, unseen (a knave
 drawn goes up and the next card is drawn), leaves it waiting while the pack is out, and fills the
 waiting helps at a re-deal, help 0 first.
 
-Action table (75 ids, fixed; turning first, so a lowest-id tie-break turns rather than marry to and fro):
+Action table (75 ids, fixed). Turning and re-dealing come before the help-to-help marriages, so
+a lowest-id tie-break turns the pack rather than moving a card between two helps to and fro:
 
 ======= ===================================================================
 id      move
@@ -29,18 +30,22 @@ first of its suit's two that it fits; when both fit they hold the same cards: no
 
 Observation (``layout.describe()`` lists the segments): ``card_place`` gives each of a card's two
 copies a one-hot place (help 0-7, foundation, talon top, second and third from the top, talon
-below those three, seen but in no order, the face-down pack: only the complement of the rest),
-the copies taking the slots in the order helps (help 0 first, bottom card first), foundations,
-talon (bottom first), pack; ``depth`` the cards lying on a help copy; then the foundations'
-sizes, the pack and talon sizes, re-deals left and the ``refill`` option.
+below those three, the face-down pack), the copies taking the slots in the order helps (help 0
+first, bottom card first), foundations, talon (bottom first), pack; ``depth`` the cards lying on a
+help copy; then the foundations' sizes, the pack and talon sizes, re-deals left and the ``refill``
+option. The talon's top three cards each have a place, as the render shows them in order; the
+talon below them is one place (seen when turned, its order is not observed); the pack's cards are
+only the complement of the rest, never their order.
 
 Choices where docs/rules.md is silent or needs reading (documented, tested):
 
 - **Under ``refill="free"`` vacancies are not refilled automatically.** "From the pack" is the
   turn followed by the fill from the talon, with no exception for the start: the player keeps
   the choice of which card fills a vacancy and when (as PySolFC-style "fill from the waste").
-- Turning a knave is one action: it goes up and no further card is turned ("one card at a time").
-- Help-to-help moves are single cards (a help is one suit ascending, so every card is shown).
+- Turning a knave from the pack is one action: the knave goes to the foundations and no further
+  card is turned (docs/rules.md: "one card at a time").
+- Help-to-help moves are single cards; a help's cards are always one suit in ascending sequence,
+  so every help card is shown (a player can read the packet from its base and top).
 - The re-deal is legal only when the pack is exhausted and the talon holds cards.
 """
 
@@ -140,7 +145,8 @@ class Anna(Game[Kind]):
     name = "Anna"
     n_packs = 2
     win_cards = 96
-    # Far above three passes of 96 turns and 88 plays: it stops endless help-to-help back-and-forth.
+    # Three passes of at most 96 turns, 88 foundation moves and the marriages between: a sensible
+    # game stays well under this; it stops endless help-to-help back-and-forth.
     default_max_steps = 1000
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {
         "refill": Option(
@@ -198,8 +204,9 @@ class Anna(Game[Kind]):
         return c
 
     def _refill(self, j: int) -> None:
-        """Automatic step under ``refill="pack"``: the pack's next card fills empty help ``j`` (a
-        knave drawn goes up and the next is drawn). With the pack out the help waits."""
+        """Automatic step under ``refill="pack"``: the pack's next card fills empty help ``j``; a
+        knave drawn goes to the foundations and the next card is drawn. With the pack out the help
+        waits."""
         while self.pack:
             c = self._draw()
             if c is not None:
@@ -219,7 +226,8 @@ class Anna(Game[Kind]):
 
     def _talon_onto(self, j: int) -> tuple[bool, ...]:
         """Which talon cards help ``j`` takes now (by card id): married onto its top, or any card
-        filling it when empty, except under ``refill="pack"``: then it waits for the pack."""
+        filling it when empty; under ``refill="pack"`` an empty help takes only the pack's cards,
+        so it waits."""
         help_ = self.helps[j]
         if help_:
             return MARRY[help_[-1]]
@@ -307,7 +315,8 @@ class Anna(Game[Kind]):
         self.foundations[self.foundation_for(c)].append(c)
 
     def _vacated(self, i: int) -> None:
-        """After a card left help ``i``: under ``refill="pack"`` an emptied help is refilled at once."""
+        """After a card left help ``i`` (the only moves that can empty a help): under
+        ``refill="pack"`` an emptied help is refilled at once."""
         if not self.helps[i] and self.refill_from_pack:
             self._refill(i)
 
@@ -317,7 +326,8 @@ class Anna(Game[Kind]):
     def foundation_cards(self) -> int:
         return count_cards(self.foundations)
 
-    def unseen_positions(self) -> list[int]:  # the pack, until a re-deal turns the (seen) talon over
+    def unseen_positions(self) -> list[int]:
+        """The pack's cards not turned yet, until a re-deal turns the (seen) talon over."""
         return self.undealt_positions(len(self.pack) * (self.redeals == 0))
 
     def cards_in_play(self) -> list[int]:

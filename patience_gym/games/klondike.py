@@ -15,12 +15,14 @@ id     move
 0      talon -> foundation
 1-7    pile i -> foundation (the pile's last card)
 8-14   talon -> pile j
-15     stock: turn ``draw`` cards, or turn the talon over (a pass left)
+15     stock: turn ``draw`` cards onto the talon, or, when the stock is out
+       and a pass is left, turn the talon over to make a new stock
 16-57  pile i -> pile j (i != j, ordered i-major): the whole face-up build,
        or with ``partial_moves`` the run headed by the one card that fits j
 ====== ===================================================================
 
-A pile-to-pile move names no card: only one card of a build can fit j (or head it), so (i, j) is enough.
+A pile-to-pile move names no card: on a non-empty pile only one card of a build can fit (one rank
+lower, other colour), and a king can only head a build, so ``(i, j)`` fixes the move.
 
 Observation segments (``layout.describe()``, 690 floats): ``card_place`` (52, 13), one place per
 card: face up in pile 0-6, foundation, talon top, second and third from the top (fanned, so their
@@ -30,9 +32,12 @@ down, or in the stock); then ``face_down`` (7,) / 6, ``foundation`` (4,) / 13, `
 
 Choices where docs/rules.md is silent (documented there, tested):
 
-- A king-headed build at the bottom of its pile never moves into an empty pile: that only swaps
-  two piles, and stuck games would shuffle a king to the step limit (OpenSpiel, Solvitaire agree).
-- A new pass is an action of its own (id 15 with an empty stock); the next id 15 turns cards."""
+- A king-headed build that already lies at the bottom of its pile may not move into another
+  empty pile: that only swaps two piles' places, and allowing it would let every stuck game
+  shuffle a king between spaces until the step limit instead of ending as lost (every allowed
+  action must change the state; OpenSpiel and Solvitaire leave the move out too).
+- A new pass costs an action of its own (id 15 with an empty stock); the next id 15 turns cards.
+"""
 
 from __future__ import annotations
 
@@ -372,7 +377,12 @@ class Klondike(Game[Kind]):
             + [len(self.stock) / N_STOCK, len(self.talon) / N_STOCK, left]
         )
 
-    def unseen_positions(self) -> list[int]:  # face down: pile i's row r, dealt 7r - r(r-1)/2 + i - r
+    def unseen_positions(self) -> list[int]:
+        """The face-down pile cards, then the stock's cards until a new pass turns the (seen) talon over.
+
+        The deal goes row by row: row ``r`` of pile ``i`` (``i >= r``) is the pack's card
+        ``7r - r(r-1)/2 + i - r``.
+        """
         stock = self.undealt_positions(len(self.stock) * (self.passes_used == 1))  # a new pass: all seen
         return [7 * r - r * (r - 1) // 2 + i - r for i in _PILES for r in range(self.down[i])] + stock
 

@@ -16,7 +16,8 @@ row only if it continues the row's outermost pair, one higher after a rise, one 
 (a one-card row, or a pair out of sequence, takes either); ``"either"`` (the first edition) a row
 may turn at any card.
 
-Action table (64 ids; rows ``0-3 = L0..L3``, ``4-7 = R0..R3``; foundation moves first for ties):
+Action table (64 ids, fixed). Rows are numbered ``0-3 = L0..L3`` and ``4-7 = R0..R3``; foundation
+moves come first so that the greedy baseline's ties favour them:
 
 ======= ==================================================================
 id      move
@@ -380,7 +381,8 @@ class TheKings(Game[Kind]):
         out[self._s_lane] = [0.0 if r else 1.0 for r in rows]
         out[self._s_found] = [len(f) / KING for f in self.foundations]
 
-    def unseen_positions(self) -> list[int]:  # the deal lays every card out face up
+    def unseen_positions(self) -> list[int]:
+        """None: the deal lays every card out face up."""
         return []
 
     def cards_in_play(self) -> list[int]:
