@@ -1,0 +1,81 @@
+"""What the tests share: the project's paths, replaying won lines, the solver's plain verdicts,
+hidden-card swaps and a tiny cloning run. The one place for shared test code: no test module
+imports another (tests/project/test_tests_layout.py holds to it).
+
+The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` and
+:mod:`tests.helpers.the_kings`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import patience_gym  # noqa: F401  (registers the ids)
+
+#: The checkout's root, where README.md, configs/, docs/, results/ and scripts/ are.
+ROOT = Path(__file__).resolve().parents[2]
+#: Fixed deals' won lines and the golden playthroughs (scripts/playthroughs.py writes them).
+DATA = ROOT / "tests" / "data"
+#: The solver's stored label files.
+LABELS = ROOT / "results" / "labels"
+#: The tiny PPO config most training tests start from.
+TINY = str(ROOT / "configs" / "ppo" / "tiny.yaml")
+
+
+def replay_wins(env_id: str, seed: int, actions: tuple[int, ...], **options: object) -> bool:
+    """Reset with ``seed``, step every action (each must be legal) and report whether the env says won."""
+    env = gym.make(f"patience_gym/{env_id}", max_episode_steps=len(actions) + 10, **options)
+    _, info = env.reset(seed=seed)
+    terminated = False
+    for i, a in enumerate(actions):
+        assert not terminated, f"{env_id} seed {seed}: the game ended before action {i}"
+        assert info["action_mask"][a], f"{env_id} seed {seed}: action {i} ({a}) is illegal"
+        _, _, terminated, truncated, info = env.step(a)
+        assert not truncated
+    return bool(terminated and info["won"])
+
+
+def plain_verdicts(variant: Any, options: Any, seeds: Any, budget: int) -> dict[int, str]:
+    """The verdicts of the exact defaults (hooks off: whole-state keys, no safe move, no ordering)."""
+    from patience_gym.native import _module
+    from patience_gym.solver import solve_deal
+
+    _module().solver_hooks(False)
+    try:
+        return {s: solve_deal(variant, options, seed=s, max_nodes=budget).label for s in seeds}
+    finally:
+        _module().solver_hooks(True)
+
+
+def hidden_rotated(pack: list[str], hidden: list[int]) -> list[str]:
+    """``pack`` with the cards at the ``hidden`` positions rotated by one place: a deal the player
+    cannot tell from ``pack`` until one of them turns up."""
+    other = list(pack)
+    for p, q in zip(hidden, np.roll(hidden, 1).tolist(), strict=True):
+        other[p] = pack[q]
+    assert other != pack
+    return other
+
+
+#: A tiny run that clones greedy on 12 games and then takes 64 PPO steps (the imitation and move
+#: feature tests both train it).
+CLONING_RUN = [
+    "imitation={teacher: greedy, episodes: 12, epochs: 15, batch_size: 64}",
+    "total_timesteps=64",
+    "ppo.n_steps=32",
+    "ppo.batch_size=32",
+    "eval_freq=32",
+    "eval_episodes=4",
+    "checkpoint_freq=0",
+]
+
+
+def agreement_share(lines: list[str]) -> float:
+    """The share (%) of the teacher's decisions the cloned policy takes, from train's report."""
+    agreement = [ln for ln in lines if "agrees with it on" in ln]
+    assert agreement, lines
+    return float(agreement[-1].split("agrees with it on ")[1].split("%")[0])
