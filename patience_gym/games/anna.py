@@ -51,7 +51,6 @@ Choices where docs/rules.md is silent or needs reading (documented, tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -60,7 +59,7 @@ import numpy as np
 from patience_gym.core.cards import N_KINDS, NAME, RANK, SUIT, SUITS, card
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option
-from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.moves import Move, MoveTable, assert_never, group
 from patience_gym.core.vocabulary import SAME_SUIT_UP, Build
 
 N_HELPS, N_FOUNDATIONS, N_REDEALS, N_CARDS = 8, 8, 2, 2 * N_KINDS
@@ -102,27 +101,18 @@ class Kind(Enum):
     HELP_TO_HELP = "help -> help"
 
 
-def _group(
-    kind: Kind, text: str, places: Iterable[tuple[int, int]] = ((-1, -1),)
-) -> tuple[Kind, list[Move[Kind]]]:
-    """The moves of ``kind`` from ``src`` to ``dst`` for each of ``places``, named by ``text``."""
-    return kind, [Move(kind, src, dst, text.format(src, dst)) for src, dst in places]
-
-
 HELPS = range(N_HELPS)
 TABLE = MoveTable.build(
-    _group(Kind.TURN, "pack -> talon"),
-    _group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
-    _group(Kind.TALON_TO_FOUNDATION, "talon -> foundation"),
-    _group(Kind.HELP_TO_FOUNDATION, "help {0} -> foundation", [(i, -1) for i in HELPS]),
-    _group(Kind.TALON_TO_HELP, "talon -> help {1}", [(-1, j) for j in HELPS]),
-    _group(Kind.HELP_TO_HELP, "help {0} -> help {1}", [(i, j) for i in HELPS for j in HELPS if i != j]),
+    group(Kind.TURN, "pack -> talon"),
+    group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
+    group(Kind.TALON_TO_FOUNDATION, "talon -> foundation"),
+    group(Kind.HELP_TO_FOUNDATION, "help {0} -> foundation", [(i, -1) for i in HELPS]),
+    group(Kind.TALON_TO_HELP, "talon -> help {1}", [(-1, j) for j in HELPS]),
+    group(Kind.HELP_TO_HELP, "help {0} -> help {1}", [(i, j) for i in HELPS for j in HELPS if i != j]),
 )
 _TURN, _REDEAL, _TALON_F, _HELP_F0, _TALON_H0 = (TABLE.first[k] for k in Kind if k is not Kind.HELP_TO_HELP)
 #: _MARRIAGES_FROM[i]: (help j, action id) of each help -> help move from help i, read off the table.
-_MARRIAGES_FROM = tuple(
-    tuple((TABLE[a].dst, a) for a in TABLE.ids(Kind.HELP_TO_HELP) if TABLE[a].src == i) for i in HELPS
-)
+_MARRIAGES_FROM = TABLE.by_source(Kind.HELP_TO_HELP, HELPS)
 
 # ---- the observation ----------------------------------------------------------------------------
 

@@ -41,7 +41,6 @@ Choices where docs/rules.md is silent (documented there, tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -50,7 +49,7 @@ import numpy as np
 from patience_gym.core.cards import ACE, KING, N_KINDS, NAME, RANK, SUIT, SUITS, card, card_name
 from patience_gym.core.foundations import EMPTY, FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option, positive_int_or_none
-from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.moves import Move, MoveTable, assert_never, group
 from patience_gym.core.places import CardPlaces
 from patience_gym.core.vocabulary import ALTERNATE_DOWN, SAME_SUIT_UP
 
@@ -91,17 +90,12 @@ class Kind(Enum):
     PILE_TO_PILE = "pile -> pile"
 
 
-def _group(kind: Kind, places: Iterable[tuple[int, int]], text: str) -> tuple[Kind, list[Move[Kind]]]:
-    """The moves of one kind, one per ``(src, dst)``; ``text`` names them with ``{i}`` and ``{j}``."""
-    return kind, [Move(kind, i, j, text.format(i=i, j=j)) for i, j in places]
-
-
 TABLE = MoveTable.build(
-    _group(Kind.TALON_TO_FOUNDATION, [(-1, -1)], "talon -> foundation"),
-    _group(Kind.PILE_TO_FOUNDATION, [(i, -1) for i in _PILES], "pile {i} -> foundation"),
-    _group(Kind.TALON_TO_PILE, [(-1, j) for j in _PILES], "talon -> pile {j}"),
-    _group(Kind.STOCK, [(-1, -1)], "stock -> talon"),
-    _group(Kind.PILE_TO_PILE, [(i, j) for i in _PILES for j in _PILES if i != j], "pile {i} -> pile {j}"),
+    group(Kind.TALON_TO_FOUNDATION, "talon -> foundation"),
+    group(Kind.PILE_TO_FOUNDATION, "pile {0} -> foundation", [(i, -1) for i in _PILES]),
+    group(Kind.TALON_TO_PILE, "talon -> pile {1}", [(-1, j) for j in _PILES]),
+    group(Kind.STOCK, "stock -> talon"),
+    group(Kind.PILE_TO_PILE, "pile {0} -> pile {1}", [(i, j) for i in _PILES for j in _PILES if i != j]),
 )
 _TALON_F, _PILE_F0 = TABLE.first[Kind.TALON_TO_FOUNDATION], TABLE.first[Kind.PILE_TO_FOUNDATION]
 _TALON_P0, _STOCK = TABLE.first[Kind.TALON_TO_PILE], TABLE.first[Kind.STOCK]

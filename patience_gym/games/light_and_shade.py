@@ -65,7 +65,6 @@ Choices where docs/rules.md is silent (documented, tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -74,7 +73,7 @@ import numpy as np
 from patience_gym.core.cards import ACE, N_KINDS, NAME, RANK, RED, card, card_name, take_out
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option
-from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.moves import Move, MoveTable, assert_never, group
 from patience_gym.core.places import CardPlaces
 from patience_gym.core.vocabulary import ALTERNATE_DOWN, ALTERNATE_UP
 
@@ -105,22 +104,15 @@ class Kind(Enum):
     REDEAL = "redeal"
 
 
-def _group(
-    kind: Kind, text: str, places: Iterable[tuple[int, int]] = ((-1, -1),)
-) -> tuple[Kind, list[Move[Kind]]]:
-    """The moves of ``kind`` from ``src`` to ``dst`` for each of ``places``, named by ``text``."""
-    return kind, [Move(kind, src, dst, text.format(src, dst)) for src, dst in places]
-
-
 AUX, RIVALS = range(N_AUX), range(N_RIVALS)
 TABLE = MoveTable.build(
-    _group(Kind.AUX_TO_FOUNDATION, "auxiliary {0} -> foundation", [(i, -1) for i in AUX]),
-    _group(Kind.RIVAL_TO_AUX, "rival {0} -> auxiliary {1}", [(r, a) for r in RIVALS for a in AUX]),
-    _group(Kind.TALON_TO_AUX, "talon -> auxiliary {1}", [(-1, a) for a in AUX]),
-    _group(Kind.TALON_TO_RIVAL, "talon -> rival {1}", [(-1, r) for r in RIVALS]),
-    _group(Kind.PACK_TO_RIVAL, "pack -> rival {1}", [(-1, r) for r in RIVALS]),
-    _group(Kind.TURN, "pack -> talon"),
-    _group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
+    group(Kind.AUX_TO_FOUNDATION, "auxiliary {0} -> foundation", [(i, -1) for i in AUX]),
+    group(Kind.RIVAL_TO_AUX, "rival {0} -> auxiliary {1}", [(r, a) for r in RIVALS for a in AUX]),
+    group(Kind.TALON_TO_AUX, "talon -> auxiliary {1}", [(-1, a) for a in AUX]),
+    group(Kind.TALON_TO_RIVAL, "talon -> rival {1}", [(-1, r) for r in RIVALS]),
+    group(Kind.PACK_TO_RIVAL, "pack -> rival {1}", [(-1, r) for r in RIVALS]),
+    group(Kind.TURN, "pack -> talon"),
+    group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
 )
 _AUX_F0, _TALON_A0, _TALON_R0, _PACK_R0 = (
     TABLE.first[k]
@@ -128,9 +120,7 @@ _AUX_F0, _TALON_A0, _TALON_R0, _PACK_R0 = (
 )
 _TURN, _REDEAL = TABLE.first[Kind.TURN], TABLE.first[Kind.REDEAL]
 #: _RIVAL_TO_AUX[r]: (auxiliary a, action id) of each move from rival r, read off the table.
-_RIVAL_TO_AUX = tuple(
-    tuple((TABLE[x].dst, x) for x in TABLE.ids(Kind.RIVAL_TO_AUX) if TABLE[x].src == r) for r in RIVALS
-)
+_RIVAL_TO_AUX = TABLE.by_source(Kind.RIVAL_TO_AUX, RIVALS)
 
 # ---- the observation ----------------------------------------------------------------------------
 
