@@ -44,16 +44,16 @@ def test_the_usage_example_runs(capsys) -> None:  # type: ignore[no-untyped-def]
     assert "pile 6:" in out and ("True" in out or "False" in out)
 
 
-def test_the_batched_example_runs() -> None:
+def test_the_engines_page_batched_example_runs() -> None:
     from patience_gym.native import native_games
 
     if "Klondike" not in native_games():
         import pytest
 
         pytest.skip("the native engine is not built")
-    text = README.read_text()
-    code = text.split("## Engines and batched environments", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    text = (ROOT / "docs" / "engines.md").read_text()
+    code = text.split("## The batched environment", 1)[1].split("```python", 1)[1].split("```", 1)[0]
     scope: dict[str, object] = {}
-    exec(compile("import gymnasium as gym\nimport patience_gym\n" + code, "README.md", "exec"), scope)
+    exec(compile(code, "docs/engines.md", "exec"), scope)
     assert scope["obs"].shape == (256, 690)  # type: ignore[attr-defined]
     assert scope["masks"].shape == (256, 58)  # type: ignore[attr-defined]

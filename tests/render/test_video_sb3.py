@@ -60,10 +60,10 @@ def test_maskable_ppo_with_a_plain_id() -> None:
     assert model.get_env().render_mode == "rgb_array"
 
 
-def test_the_readme_video_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_rendering_page_video_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("moviepy", reason="RecordVideo needs the video extra: pip install -e '.[video]'")
-    readme = (ROOT / "README.md").read_text()
-    code = readme.split("## Rendering, video and replays", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    page = (ROOT / "docs" / "rendering.md").read_text()
+    code = page.split("`RecordVideo` records any variant", 1)[1].split("```python", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/rendering.md", "exec"), {})
     assert (tmp_path / "videos" / "rl-video-episode-0.mp4").stat().st_size > 1000
