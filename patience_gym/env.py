@@ -14,7 +14,7 @@ from gymnasium.error import ResetNeeded
 
 from patience_gym.core.game import Game
 from patience_gym.games import VARIANTS, get_variant
-from patience_gym.native import DEFAULT_ENGINE, NativeGame, make_game, reference
+from patience_gym.native import NativeGame, engine_for, make_game, reference
 
 REWARD_MODES = ("foundation", "win")
 _ENV_IDS = frozenset(v.env_id for v in VARIANTS)
@@ -72,7 +72,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     ``variant`` (set by the registration: ``gym.make`` refuses a ``variant`` naming another game
     than its id), ``engine`` (``"python"``: the rules core; ``"native"``: the same rules compiled
     from ``src/native/``, identical in every observation, reward and text; the default is
-    ``patience_gym.native.DEFAULT_ENGINE``), ``render_mode`` (``None``; ``"ansi"``: the table as
+    ``"native"`` for a variant whose game has a native port and ``"python"`` for one without,
+    ``patience_gym.native.engine_for``), ``render_mode`` (``None``; ``"ansi"``: the table as
     text; ``"rgb_array"``: an
     ``H x W x 3`` ``uint8`` picture of the table, the same size all episode, face-down cards drawn
     as backs), ``reward``, ``illegal_reward`` (a finite number), and the variant's rule options
@@ -115,7 +116,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             raise ValueError(f"illegal_reward={illegal_reward!r} must be a finite number such as -0.01")
         self.illegal_reward = float(illegal_reward)
         # engine: "python" (the rules core) or "native" (src/native/, C++); see patience_gym.native.
-        self.engine = DEFAULT_ENGINE if engine is None else engine
+        # When none is named, the native one where the variant's game has a native port.
+        self.engine = engine_for(self.variant, engine)
         self.game: Game[Any] = make_game(self.variant, self.engine, **options)
         self.layout = self.game.layout
         self.action_space = spaces.Discrete(self.game.n_actions)
