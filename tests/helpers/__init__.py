@@ -1,5 +1,5 @@
-"""What the tests share: the project's paths, replaying won lines, the solver's plain verdicts,
-hidden-card swaps and a tiny cloning run. The one place for shared test code: no test module
+"""What the tests share: the project's paths, replaying won lines, native games and the solver's
+plain verdicts, hidden-card swaps and a tiny cloning run. The one place for shared test code: no test module
 imports another (tests/project/test_tests_layout.py holds to it).
 
 The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` and
@@ -15,6 +15,8 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
+from patience_gym.games import get_variant
+from patience_gym.native import NativeGame, make_game
 
 #: The checkout's root, where README.md, configs/, docs/, results/ and scripts/ are.
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +51,30 @@ def plain_verdicts(variant: Any, options: Any, seeds: Any, budget: int) -> dict[
         return {s: solve_deal(variant, options, seed=s, max_nodes=budget).label for s in seeds}
     finally:
         _module().solver_hooks(True)
+
+
+def native_game(
+    env_id: str,
+    options: dict[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    deck: list[str] | None = None,
+) -> NativeGame:
+    """A native game of ``env_id`` dealt from ``seed`` or from ``deck`` (the solver's hooks live on it)."""
+    game = make_game(get_variant(env_id), "native", **(options or {}))
+    assert isinstance(game, NativeGame)
+    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
+    return game
+
+
+def canonical_key(game: NativeGame) -> bytes:
+    """The key the solver files ``game``'s position under (its hooks' canonical form)."""
+    return bytes(game._c.canonical_key())
+
+
+def state_key(game: NativeGame) -> bytes:
+    """``game``'s whole position, as the exact defaults key it."""
+    return bytes(game._c.state_key())
 
 
 def hidden_rotated(pack: list[str], hidden: list[int]) -> list[str]:

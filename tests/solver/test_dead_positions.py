@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from agents.labels import read_labels
 
+from agents.solving.labels import read_labels
 from patience_gym.core.cards import RANK, RED, SUIT, card
 from patience_gym.games import get_variant
 from patience_gym.native import native_available

@@ -1,7 +1,8 @@
-"""Klondike's solver hooks (src/native/klondike.cpp): stock macro moves ("turn k times, then play
-the talon's top card"), the cycle-collapsing canonical key and its direct hash, and the safe talon
-move of draw 1. Won lines replay through gym.make, a hand-built deal whose win needs the last card
-of the stock is won, and the hooks change no verdict the plain search (hooks off) reaches."""
+"""Klondike's solver hooks (src/native/klondike.cpp): the pass count in the canonical key, the safe
+move of an exposed ace, stock macro moves ("turn k times, then play the talon's top card"), the
+cycle-collapsing canonical key and its direct hash, and the safe talon move of draw 1. Won lines
+replay through gym.make, a hand-built deal whose win needs the last card of the stock is won, and
+the hooks change no verdict the plain search (hooks off) reaches."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ import pytest
 
 import patience_gym  # noqa: F401
 from patience_gym.games import get_variant
-from patience_gym.native import NativeGame, make_game, native_available
+from patience_gym.native import native_available
 from patience_gym.solver import solve_deal
 from patience_gym.testing import deck as deck_of
-from tests.helpers import plain_verdicts, replay_wins
+from tests.helpers import native_game, plain_verdicts, replay_wins
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver runs on the native engine")
 
@@ -27,15 +28,6 @@ OPTION_SETS = [
     pytest.param(BLAKE_GENT, id="draw3-unlimited-partial"),
 ]
 TALON_F, STOCK = 0, 15  # action ids (klondike.py: _TALON_F, _STOCK)
-
-
-def game_with(
-    options: dict[str, Any], *, seed: int | None = None, deck: list[str] | None = None
-) -> NativeGame:
-    game = make_game(KLONDIKE, "native", **options)
-    assert isinstance(game, NativeGame)
-    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
-    return game
 
 
 def pack_from(piles: list[list[str]], stock_turned_first: list[str]) -> list[str]:
@@ -77,7 +69,7 @@ def test_a_win_that_needs_the_last_card_of_the_stock(options: dict[str, Any]) ->
     # The ace of spades is the 21st card turned (7 turns of three with draw 3), and no card
     # reaches a foundation before an ace: the first talon -> foundation comes after 21 turns.
     assert line[:first_up].count(STOCK) == (21 if options.get("draw", 1) == 1 else 7)
-    game = game_with(options, deck=deck)._c
+    game = native_game("Klondike-v0", options, deck=deck)._c
     for a in line:
         assert game.is_legal(a)
         game.apply(a)
@@ -133,12 +125,12 @@ def test_macro_moves_agree_with_the_plain_search_late_in_blake_and_gents_game() 
     rng = np.random.default_rng(1)
     compared = 0
     for seed in range(6):
-        deck = list(game_with(BLAKE_GENT, seed=seed).deck())
+        deck = list(native_game("Klondike-v0", BLAKE_GENT, seed=seed).deck())
         won = solve_deal(KLONDIKE, BLAKE_GENT, seed=seed, max_nodes=300_000)
         if won.label != "won":
             continue
         line = list(won.actions[: int(0.8 * len(won.actions))])
-        game = game_with(BLAKE_GENT, deck=deck)._c
+        game = native_game("Klondike-v0", BLAKE_GENT, deck=deck)._c
         for a in line:
             game.apply(a)
         for _ in range(6):
@@ -160,7 +152,7 @@ def test_macro_moves_agree_with_the_plain_search_late_in_blake_and_gents_game() 
 
 def test_canonical_key_collapses_talon_sizes_on_the_turning_cycle_only_with_unlimited_passes() -> None:
     for passes, same in ((None, True), (5, False)):
-        game = game_with({"draw": 3, "passes": passes}, seed=4)
+        game = native_game("Klondike-v0", {"draw": 3, "passes": passes}, seed=4)
         c = game._c.clone()
         c.apply(STOCK)  # 3 cards on the talon
         three = (bytes(c.canonical_key()), c.canonical_hash())
@@ -177,7 +169,7 @@ def test_canonical_hash_is_a_function_of_the_canonical_key(options: dict[str, An
     rng = np.random.default_rng(0)
     hash_of: dict[bytes, int] = {}
     for seed in range(20):
-        game = game_with(options, seed=seed)._c
+        game = native_game("Klondike-v0", options, seed=seed)._c
         for _ in range(300):
             hash_of.setdefault(bytes(game.canonical_key()), game.canonical_hash())
             assert hash_of[bytes(game.canonical_key())] == game.canonical_hash()
@@ -193,9 +185,36 @@ def test_draw_one_plays_a_safe_talon_card_at_once() -> None:
     # with draw 3 no talon card is played automatically.
     stock = ["AC"] + [c for c in DEEP_STOCK[28:] if c != "AC"]
     deck = deck_of(" ".join(DEEP_STOCK[:28] + stock))
-    one = game_with(DEFAULT, deck=deck)
+    one = native_game("Klondike-v0", DEFAULT, deck=deck)
     one._c.apply(STOCK)
     assert one._c.safe_move() == TALON_F
-    three = game_with({"draw": 3}, deck=deck_of(" ".join(DEEP_STOCK[:28] + stock[1:3] + ["AC"] + stock[3:])))
+    three = native_game(
+        "Klondike-v0", {"draw": 3}, deck=deck_of(" ".join(DEEP_STOCK[:28] + stock[1:3] + ["AC"] + stock[3:]))
+    )
     three._c.apply(STOCK)
     assert three._c.safe_move() == -1
+
+
+def test_klondike_canonical_key_drops_the_pass_count_only_when_passes_are_unlimited():
+    for passes, same in ((None, True), (3, False)):
+        game = native_game("Klondike-v0", {"passes": passes}, seed=5)
+        c = game._c.clone()
+        for _ in range(24):  # through the stock once ...
+            c.apply(15)
+        before = bytes(c.canonical_key())
+        c.apply(15)  # ... turn the talon over (a new pass) and through it again
+        for _ in range(24):
+            c.apply(15)
+        assert (bytes(c.canonical_key()) == before) is same
+
+
+def test_klondike_safe_move_plays_an_exposed_ace():
+    # Some seed shows an ace at a pile's end: the safe move is that pile -> foundation.
+    for seed in range(50):
+        game = native_game("Klondike-v0", {}, seed=seed)
+        text = game.render().splitlines()
+        aces = [i for i in range(7) if text[2 + i].split()[-1][0] == "A"]
+        if aces:
+            assert game._c.safe_move() == 1 + aces[0]
+            return
+    pytest.fail("no deal of seeds 0-49 shows an ace")
