@@ -34,7 +34,7 @@ from patience_gym.testing import (
     rest_of_pack,
     scenario_game,
 )
-from tests.helpers import DATA
+from tests.helpers import DATA, play_to_the_end
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -281,13 +281,8 @@ def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
 def test_a_stuck_game_ends_lost(engine: str) -> None:
     # Always take the lowest legal id (turning first, playing only when the pack is out): on this
     # deal the game sticks with the pack and both re-deals spent.
-    env = gym.make("patience_gym/Anna-v0", engine=engine)
-    _, info = env.reset(seed=0)
-    game: Anna = env.unwrapped.game  # type: ignore[attr-defined]
-    term = False
-    while not term:
-        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
-        assert not trunc
+    game: Anna
+    game, info = play_to_the_end("Anna-v0", engine, pick=0)
     assert info["won"] is False and not info["action_mask"].any()
     assert game.pack == [] and game.redeals == 2 and game.talon
     assert game.foundation_for(game.talon[-1]) < 0

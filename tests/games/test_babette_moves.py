@@ -14,6 +14,7 @@ import patience_gym  # noqa: F401
 from patience_gym.core.game import IllegalMove
 from patience_gym.games.babette import SUIT_PILES, Babette, Kind
 from patience_gym.testing import act, action_id, check_position, legal_moves_text
+from tests.helpers import play_to_the_end
 from tests.helpers.babette import ORDERLY, babette_deck, down, game_for, orderly_row, place, play_row, up
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
@@ -21,6 +22,17 @@ pytestmark = pytest.mark.both_engines
 
 
 # ---- foundations --------------------------------------------------------------------------------
+
+
+def _first_copy_then_second(g: Babette, card: str, *, first: str, second: str) -> None:
+    """Row 1's places 4 and 5 both hold ``card``: either copy may go to its ``first`` pile only;
+    once one has, the other may go only to its ``second`` pile, and goes."""
+    for c in (4, 5):
+        assert g.is_legal(action_id(g, place(1, c, first)))
+        assert not g.is_legal(action_id(g, place(1, c, second)))
+    act(g, f"{card} " + place(1, 4, first))
+    assert not g.is_legal(action_id(g, place(1, 5, first)))
+    act(g, f"{card} " + place(1, 5, second))
 
 
 def test_first_ace_starts_the_up_pile_and_first_king_the_down_pile() -> None:
@@ -58,14 +70,9 @@ def test_an_ace_goes_on_a_king_pile_only_once_its_ascending_pile_is_started() ->
     for c in range(4):
         act(g, place(1, c, "down"))
     assert down(g)[0] == 12 and up(g)[0] == 0, "the clubs king pile is down to 2C"
-    # the first ace of the suit starts the ascending pile: it may not go onto the king pile
-    for c in (4, 5):
-        assert g.is_legal(action_id(g, place(1, c, "up")))
-        assert not g.is_legal(action_id(g, place(1, c, "down")))
-    act(g, "AC " + place(1, 4, "up"))
+    # the first ace of the suit starts the ascending pile: it may not go onto the king pile;
     # now the second ace ends the king pile
-    assert not g.is_legal(action_id(g, place(1, 5, "up")))
-    act(g, "AC " + place(1, 5, "down"))
+    _first_copy_then_second(g, "AC", first="up", second="down")
     assert down(g)[0] == 13 and up(g)[0] == 1
     check_position(g)
 
@@ -79,12 +86,7 @@ def test_a_king_goes_on_an_ace_pile_only_once_its_descending_pile_is_started() -
     for c in range(4):
         act(g, place(1, c, "up"))
     assert up(g)[2] == 12 and down(g)[2] == 0
-    for c in (4, 5):
-        assert g.is_legal(action_id(g, place(1, c, "down")))
-        assert not g.is_legal(action_id(g, place(1, c, "up")))
-    act(g, "KH " + place(1, 4, "down"))
-    assert not g.is_legal(action_id(g, place(1, 5, "down")))
-    act(g, "KH " + place(1, 5, "up"))
+    _first_copy_then_second(g, "KH", first="down", second="up")
     assert up(g)[2] == 13 and down(g)[2] == 1
     check_position(g)
 
@@ -161,13 +163,8 @@ def test_a_fixed_deal_and_move_list_win_through_a_redeal(engine: str) -> None:
 
 def test_a_stuck_game_ends_lost_once_pack_and_redeals_are_spent(engine: str) -> None:
     # Always take the highest legal id (deal before playing): on this deal the game sticks.
-    env = gym.make("patience_gym/Babette-v0", engine=engine)
-    _, info = env.reset(seed=0)
-    game: Babette = env.unwrapped.game  # type: ignore[attr-defined]
-    term = False
-    while not term:
-        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
-        assert not trunc
+    game: Babette
+    game, info = play_to_the_end("Babette-v0", engine, pick=-1)
     assert info["won"] is False and not info["action_mask"].any()
     assert game.pack == [] and game.redeals == 2 and game.garden_cards()
     for _, x in game.available_places():  # no available card fits a foundation

@@ -39,20 +39,18 @@ from patience_gym.games.klondike import Klondike
 from patience_gym.games.light_and_shade import ACES
 from patience_gym.games.louis import FOUNDATION_BASES
 from patience_gym.native import native_available
+from tests.helpers import option_sets, options_id
 
 
 def _configs() -> list[Any]:
     """Every variant as registered, then with each other allowed value of each option."""
     out = []
     for v in VARIANTS:
-        runs: list[dict[str, Any]] = [{}]
-        for name, opt in v.game.OPTIONS.items():
-            fixed = v.options.get(name, opt.default)
-            runs += [{name: c} for c in opt.choices or () if c != fixed and name not in v.options]
+        runs = option_sets(v)
         if v.game is Klondike:
             runs += [{"passes": None}, {"draw": 3, "passes": None, "partial_moves": True}]
         for opts in runs:
-            label = v.env_name + "".join(f"[{k}={val}]" for k, val in opts.items())
+            label = options_id(v, opts)
             out.append(pytest.param(v, opts, id=label))
     return out
 

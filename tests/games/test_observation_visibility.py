@@ -25,6 +25,7 @@ import pytest
 from patience_gym.core.cards import card_name
 from patience_gym.core.game import Game
 from patience_gym.games import VARIANTS, Variant
+from tests.helpers import option_sets, options_id
 
 CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 
@@ -37,12 +38,9 @@ def _configs() -> list[Any]:
     """Every variant as registered, then with each other allowed value of each option."""
     out = []
     for v in VARIANTS:
-        runs: list[dict[str, Any]] = [{}]
-        for name, opt in v.game.OPTIONS.items():
-            fixed = v.options.get(name, opt.default)
-            runs += [{name: c} for c in opt.choices or () if c != fixed and name not in v.options]
+        runs = option_sets(v)
         for opts in runs:
-            label = v.env_name + "".join(f"[{k}={val}]" for k, val in opts.items())
+            label = options_id(v, opts)
             marks = []
             if v.env_name in KNOWN_GAPS:
                 marks.append(pytest.mark.xfail(reason=KNOWN_GAPS[v.env_name], strict=False))

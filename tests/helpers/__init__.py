@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
-from patience_gym.games import get_variant
+from patience_gym.games import Variant, get_variant
 from patience_gym.native import NativeGame, make_game
 
 #: The checkout's root, where README.md, configs/, docs/, results/ and scripts/ are.
@@ -65,6 +65,35 @@ def native_game(
     assert isinstance(game, NativeGame)
     game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
     return game
+
+
+def play_to_the_end(env_id: str, engine: str, pick: int) -> tuple[Any, dict[str, Any]]:
+    """Play ``env_id`` from seed 0, always taking the legal id at index ``pick`` of the legal ids
+    (0 the lowest, -1 the highest), until the game ends, which must come before the step limit.
+    Gives the game and the last ``info``."""
+    env = gym.make(f"patience_gym/{env_id}", engine=engine)
+    _, info = env.reset(seed=0)
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    term = False
+    while not term:
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[pick]))
+        assert not trunc
+    return game, info
+
+
+def option_sets(variant: Variant) -> list[dict[str, Any]]:
+    """The options of every run of ``variant`` that checks each option: none (the variant as
+    registered), then each other allowed value of each option it leaves open, one at a time."""
+    runs: list[dict[str, Any]] = [{}]
+    for name, opt in variant.game.OPTIONS.items():
+        fixed = variant.options.get(name, opt.default)
+        runs += [{name: c} for c in opt.choices or () if c != fixed and name not in variant.options]
+    return runs
+
+
+def options_id(variant: Variant, options: dict[str, Any]) -> str:
+    """A test id naming the variant and the options it runs with: ``Klondike-v0[draw=3]``."""
+    return variant.env_name + "".join(f"[{k}={val}]" for k, val in options.items())
 
 
 def canonical_key(game: NativeGame) -> bytes:
