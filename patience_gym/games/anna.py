@@ -60,6 +60,7 @@ from patience_gym.core.cards import N_KINDS, NAME, RANK, SUIT, SUITS, card
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option
 from patience_gym.core.moves import Move, MoveTable, assert_never, group
+from patience_gym.core.places import FAN, TALON_PLACES
 from patience_gym.core.vocabulary import SAME_SUIT_UP, Build
 
 N_HELPS, N_FOUNDATIONS, N_REDEALS, N_CARDS = 8, 8, 2, 2 * N_KINDS
@@ -119,10 +120,8 @@ _MARRIAGES_FROM = TABLE.by_source(Kind.HELP_TO_HELP, HELPS)
 #: The places of ``card_place``, one-hot per card copy (copies kept apart: each has its ``depth``).
 #: The render shows the talon's top three cards in order, so each has a place of its own; the
 #: cards below them were seen when turned, their order is not observed.
-_TALON = ("talon top", "talon second from top", "talon third from top", "talon below the top three (seen)")
-PLACES: tuple[str, ...] = (*(f"help {i}" for i in HELPS), "foundation", *_TALON, "pack (face down)")
+PLACES: tuple[str, ...] = (*(f"help {i}" for i in HELPS), "foundation", *TALON_PLACES, "pack (face down)")
 _P_FOUND, _P_TTOP, _P_TALON, _P_PACK = 8, 9, 12, 13
-_FAN = 3  # talon cards with a place each: top, second, third (_P_TTOP + 0, 1, 2)
 _NP = len(PLACES)
 #: Where card c's first and second copy are marked "in the pack", within ``card_place``.
 _PACK_COPY0 = np.arange(N_KINDS) * 2 * _NP + _P_PACK
@@ -367,7 +366,7 @@ class Anna(Game[Kind]):
         for k, c in enumerate(talon):
             # the top three each have a place (talon[-1] at "talon top"); the cards below share one
             above = top - k
-            hot.append((2 * c + seen[c]) * _NP + (_P_TTOP + above if above < _FAN else _P_TALON))
+            hot.append((2 * c + seen[c]) * _NP + (_P_TTOP + above if above < FAN else _P_TALON))
             seen[c] += 1
         # The rest is in the pack: the complement of the above, in no order.
         left = np.array(seen)

@@ -50,7 +50,7 @@ from patience_gym.core.cards import ACE, KING, N_KINDS, NAME, RANK, SUIT, SUITS,
 from patience_gym.core.foundations import EMPTY, FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option, positive_int_or_none
 from patience_gym.core.moves import Move, MoveTable, assert_never, group
-from patience_gym.core.places import CardPlaces
+from patience_gym.core.places import TALON_PLACES, CardPlaces
 from patience_gym.core.vocabulary import ALTERNATE_DOWN, SAME_SUIT_UP
 
 N_PILES = 7
@@ -110,13 +110,13 @@ _PILE_P = tuple(tuple(_IDS.get((i, j), -1) for j in _PILES) for i in _PILES)
 PLACES = CardPlaces(
     [
         *(f"pile {i} face up" for i in range(N_PILES)),
-        *("foundation", "talon top", "talon second from top", "talon third from top"),
-        *("talon below the top three (seen)", "not visible (face down in a pile, or in the stock)"),
+        "foundation",
+        *TALON_PLACES,
+        "not visible (face down in a pile, or in the stock)",
     ],
     n_packs=1,
 )
-_FOUNDATION, _TALON_TOP, _TALON_BELOW, _HIDDEN = N_PILES, N_PILES + 1, N_PILES + 4, N_PILES + 5
-_FAN = 3  # talon cards with a place each: top, second, third
+_FOUNDATION, _TALON_TOP, _HIDDEN = N_PILES, N_PILES + 1, N_PILES + 5
 #: The segments after ``card_place``, each a count or a fraction, side by side in this order.
 COUNTS = ("face_down", "foundation", "stock_size", "talon_size", "passes_left")
 
@@ -354,12 +354,7 @@ class Klondike(Game[Kind]):
                 where += index(i, pile[d:])
         where += index(_HIDDEN, hidden)
         where += index(_FOUNDATION, [c for pile in self.foundations for c in pile])
-        talon = self.talon
-        if talon:
-            where += index(_TALON_BELOW, talon[:-_FAN])
-            # talon[-1] at "talon top", talon[-2] at "second from top", talon[-3] at "third"
-            for k, c in enumerate(reversed(talon[-_FAN:])):
-                where += index(_TALON_TOP + k, (c,))
+        where += PLACES.talon(_TALON_TOP, self.talon)
         PLACES.write(out, self._o_places, where)
         if self.passes is None:
             left = 1.0

@@ -74,7 +74,7 @@ from patience_gym.core.cards import ACE, N_KINDS, NAME, RANK, RED, card, card_na
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option
 from patience_gym.core.moves import Move, MoveTable, assert_never, group
-from patience_gym.core.places import CardPlaces
+from patience_gym.core.places import TALON_PLACES, CardPlaces
 from patience_gym.core.vocabulary import ALTERNATE_DOWN, ALTERNATE_UP
 
 N_AUX, N_RIVALS, N_FOUND = 4, 4, 8
@@ -129,12 +129,11 @@ _RIVAL_TO_AUX = TABLE.by_source(Kind.RIVAL_TO_AUX, RIVALS)
 PLACES = CardPlaces(
     [f"auxiliary {i}" for i in AUX]
     + [f"rival {r}" for r in RIVALS]
-    + ["talon top", "talon second from top", "talon third from top", "talon below the top three (seen)"]
+    + list(TALON_PLACES)
     + ["foundation", "pack (not visible)"],
     n_packs=2,
 )
-_RIVAL, _TALON_TOP, _TALON_BELOW, _FOUNDATION, _PACK = N_AUX, 8, 11, 12, 13
-_FAN = 3  # talon cards with a place each: top, second, third (_TALON_TOP + 0, 1, 2)
+_RIVAL, _TALON_TOP, _FOUNDATION, _PACK = N_AUX, 8, 12, 13
 
 
 class LightAndShade(Game[Kind]):
@@ -341,10 +340,7 @@ class LightAndShade(Game[Kind]):
         for r, c in enumerate(self.rivals):
             if c != EMPTY:
                 where += PLACES.index(_RIVAL + r, (c,))
-        talon = self.talon
-        where += PLACES.index(_TALON_BELOW, talon[:-_FAN])
-        for k, c in enumerate(reversed(talon[-_FAN:])):  # talon[-1] at "talon top", then second, third
-            where += PLACES.index(_TALON_TOP + k, (c,))
+        where += PLACES.talon(_TALON_TOP, self.talon)
         o_rank, o_red = self._o_rank, self._o_red
         for f, pile in enumerate(self.foundations):
             idx.extend((o_rank + f, o_red + f))
