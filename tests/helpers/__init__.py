@@ -8,11 +8,13 @@ The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` 
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.games import Variant, get_variant
@@ -26,6 +28,19 @@ DATA = ROOT / "tests" / "data"
 LABELS = ROOT / "results" / "labels"
 #: The tiny PPO config most training tests start from.
 TINY = str(ROOT / "configs" / "ppo" / "tiny.yaml")
+
+
+def tracked_texts(suffixes: set[str]) -> dict[str, str]:
+    """The text of every file git tracks whose name ends in one of ``suffixes``, by its path in the
+    checkout (a file deleted and not yet committed is left out). Outside a git checkout the test
+    asking is skipped."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout")
+    paths = {name: ROOT / name for name in tracked if Path(name).suffix in suffixes}
+    return {name: path.read_text(errors="replace") for name, path in paths.items() if path.is_file()}
 
 
 def replay_wins(env_id: str, seed: int, actions: tuple[int, ...], **options: object) -> bool:

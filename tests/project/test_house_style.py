@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import ast
 import io
-import subprocess
 import tokenize
 from pathlib import Path
 
 import pytest
 
 from patience_gym.games import VARIANTS
-from tests.helpers import ROOT
+from tests.helpers import ROOT, tracked_texts
 
 PACKAGES = ("patience_gym", "agents")
 #: Still to be put in order (typed kinds, heuristic moved out, under 400 code lines): a refactor in flight.
@@ -134,26 +133,6 @@ FORBIDDEN = ("../" + "shared", "shared" + "/RULES", "RULES" + ".md")
 
 
 def test_nothing_points_at_the_steering_rule_book() -> None:
-    tracked = subprocess.run(
-        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
-    ).stdout.split()
-    if not tracked:
-        pytest.skip("not a git checkout")
-    bad = []
-    for name in tracked:
-        path = ROOT / name
-        if path.suffix not in {
-            ".py",
-            ".md",
-            ".yaml",
-            ".sh",
-            ".toml",
-            ".txt",
-            ".cpp",
-            ".hpp",
-        }:
-            continue
-        text = path.read_text(errors="replace")
-        if any(word in text for word in FORBIDDEN):
-            bad.append(name)
+    texts = tracked_texts({".py", ".md", ".yaml", ".sh", ".toml", ".txt", ".cpp", ".hpp"})
+    bad = [name for name, text in texts.items() if any(word in text for word in FORBIDDEN)]
     assert not bad, f"these files refer to a rule book users do not have (use docs/rules.md): {bad}"

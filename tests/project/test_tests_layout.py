@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, tracked_texts
 
 TESTS = ROOT / "tests"
 #: Folders of tests/ that mirror no code: shared test code, fixture files, checks of the whole checkout.
@@ -90,19 +89,11 @@ HISTORY = {"CHANGELOG.md"}
 
 
 def test_every_tests_path_the_project_names_exists() -> None:
-    tracked = subprocess.run(
-        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
-    ).stdout.split()
-    if not tracked:
-        pytest.skip("not a git checkout")
     missing = []
-    for name in tracked:
-        path = ROOT / name
-        if name in HISTORY or path.suffix not in {".py", ".md", ".sh", ".toml", ".yaml", ".cpp", ".hpp"}:
+    for name, text in tracked_texts({".py", ".md", ".sh", ".toml", ".yaml", ".cpp", ".hpp"}).items():
+        if name in HISTORY:
             continue
-        if not path.is_file():  # deleted in the working tree, not yet committed
-            continue
-        for ref in re.findall(r"(?<![\w/.])tests/[\w/]*\w\.py\b", path.read_text(errors="replace")):
+        for ref in re.findall(r"(?<![\w/.])tests/[\w/]*\w\.py\b", text):
             if not (ROOT / ref).is_file():
                 missing.append(f"{name}: {ref}")
     assert not missing, f"these tests/ paths no longer exist: {missing}"
