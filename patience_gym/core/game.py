@@ -189,9 +189,9 @@ class Game(ABC, Generic[K]):
     - ``default_max_steps``: the step limit registered with the environment.
     - ``STATE``: the names of the attributes that make up a position (copied by :meth:`clone`,
       compared by :meth:`state_key`); everything else is configuration, shared between clones.
-
-    Per instance (built from the options): ``moves``, the fixed action table, and ``layout``,
-    the observation layout.
+    - ``moves``, the fixed action table (a :class:`~patience_gym.core.moves.MoveTable`'s moves),
+      and ``layout``, the observation layout: class attributes where they are the same for every
+      option set (every game of the project), else set per instance by ``configure``.
     """
 
     name: ClassVar[str]
@@ -211,8 +211,9 @@ class Game(ABC, Generic[K]):
 
     # ---- declared by each variant ------------------------------------------------------------
 
-    #: ``configure(**options)``: store the resolved options and build ``self.moves`` and
-    #: ``self.layout``. Each variant declares it with its own keyword-only parameters.
+    #: ``configure(**options)``: store the resolved options (and build ``self.moves`` and
+    #: ``self.layout`` where they depend on them). Each variant declares it with its own
+    #: keyword-only parameters.
     configure: Callable[..., None]
 
     @abstractmethod

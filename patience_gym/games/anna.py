@@ -147,7 +147,8 @@ class Anna(Game[Kind]):
         ),
     }
     STATE = ("helps", "pack", "talon", "foundations", "redeals")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", (N_KINDS, 2, _NP), "one-hot per card copy: " + "; ".join(PLACES)),
             ("depth", (N_KINDS, 2), "for a help copy: cards lying on it / 12 (0: available top)"),
@@ -161,8 +162,6 @@ class Anna(Game[Kind]):
 
     def configure(self, *, refill: str) -> None:
         self.refill_from_pack = refill == "pack"
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # card_place and depth are set with one indexed write each (see observe).
         self._o_place = self.layout.offset("card_place")
         self._o_depth = self.layout.offset("depth")

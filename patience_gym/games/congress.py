@@ -133,7 +133,8 @@ class Congress(Game[Kind]):
     default_max_steps = 600  # stops endless help-to-help back-and-forth
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
     STATE = ("rivers", "helps", "pack", "foundations", "rows")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", PLACES.shape, PLACES.doc()),
             ("river_last", (N_COLS, 52), "one-hot of each river column's available (last) card"),
@@ -150,8 +151,6 @@ class Congress(Game[Kind]):
     )
 
     def configure(self) -> None:
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # Offsets looked up by name: observe adds the offset of the segment it writes.
         off = self.layout.offset
         self._o_place, self._o_last, self._o_top = off("card_place"), off("river_last"), off("help_top")

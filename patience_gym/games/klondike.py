@@ -141,7 +141,8 @@ class Klondike(Game[Kind]):
         ),
     }
     STATE = ("piles", "down", "stock", "talon", "foundations", "passes_used")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", PLACES.shape, PLACES.doc()),
             ("face_down", (N_PILES,), "face-down cards under each pile's face-up build / 6"),
@@ -156,8 +157,6 @@ class Klondike(Game[Kind]):
         self.draw = draw
         self.passes = passes
         self.partial = partial_moves
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         self._o_places = self.layout.offset("card_place")
         # The counts go in with one write (see observe): COUNTS must lie side by side.
         segs = [self.layout[name] for name in COUNTS]

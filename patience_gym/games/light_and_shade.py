@@ -161,7 +161,8 @@ class LightAndShade(Game[Kind]):
         ),
     }
     STATE = ("aux", "rivals", "pack", "talon", "foundations", "redeals_left")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", PLACES.shape, PLACES.doc()),
             ("aux_top", (N_AUX, N_KINDS), "one-hot of each Auxiliary's top card"),
@@ -178,8 +179,6 @@ class LightAndShade(Game[Kind]):
     def configure(self, *, talon_to_auxiliaries: bool, redeals: int) -> None:
         self.talon_to_aux = talon_to_auxiliaries
         self.redeals_allowed = redeals
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # Every segment but card_place is written with one indexed write (see observe).
         off = self.layout.offset
         self._o_place, self._o_top, self._o_size = off("card_place"), off("aux_top"), off("aux_size")

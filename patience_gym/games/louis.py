@@ -139,7 +139,8 @@ class Louis(Game[Kind]):
         ),
     }
     STATE = ("packets", "pack", "turned", "foundations", "phase", "circle", "pos", "fresh", "redeals_left")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("packet_top", (N_PACKETS, N_KINDS), "one-hot of each packet's top card (packets a..m, no j)"),
             ("packet_cards", (N_PACKETS, N_KINDS), "copies of each card in each packet / 2"),
@@ -163,8 +164,6 @@ class Louis(Game[Kind]):
 
     def configure(self, *, deal: str) -> None:
         self.dick = deal == "dick"
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         off, part = self.layout.offset, self.layout.slice
         # The one-hot entries are set with one indexed write (see observe), from these offsets.
         self._o_top, self._o_avail, self._o_blocked = off("packet_top"), off("available"), off("blocked")

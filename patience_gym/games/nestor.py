@@ -125,7 +125,8 @@ class Nestor(Game[Kind]):
         ),
     }
     STATE = ("cols", "reserve", "turned", "discard")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", PLACES.shape, PLACES.doc()),
             ("depth", (52,), "for a column card: cards lying on it / 5 (0: available)"),
@@ -135,8 +136,6 @@ class Nestor(Game[Kind]):
 
     def configure(self, *, reserve: str) -> None:
         self.open_reserve = reserve == "open"
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         self._o_places = self.layout.offset("card_place")
         self._s_depth = self.layout.slice("depth")
         self._s_turned = self.layout.slice("reserve_turned")

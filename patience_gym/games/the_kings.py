@@ -210,7 +210,8 @@ class TheKings(Game[Kind]):
         ),
     }
     STATE = ("rows", "foundations")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", (2 * 52, _N_PLACES), "one-hot per card copy (slot 2*id+k): " + "; ".join(_PLACES)),
             ("card_depth", (2 * 52,), f"row cards lying outward of the card / {_MAX_DEPTH} (0: outermost)"),
@@ -223,8 +224,6 @@ class TheKings(Game[Kind]):
 
     def configure(self, *, sequences: str) -> None:
         self.monotone = sequences == "monotone"
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # Segments looked up by name: observe writes each through its own offset or slice.
         off = self.layout.offset
         self._o_place, self._o_depth, self._o_outer = off("card_place"), off("card_depth"), off("outer_card")
