@@ -11,6 +11,7 @@ exists (fewer episodes, a tiny config), so that what the page shows is what the 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -160,3 +161,22 @@ def test_every_relative_link_resolves() -> None:
             if not (page.parent / target).exists():
                 missing.append(f"{page.relative_to(ROOT)}: {target}")
     assert not missing, f"links to nothing: {missing}"
+
+
+def test_the_quick_start_does_what_the_readme_says() -> None:
+    """``bash scripts/quickstart.sh``: "set up, then random vs greedy on 200 fixed Klondike deals".
+    The set-up is the test suite's own; the evaluation it then runs is run here as it stands."""
+    script = (ROOT / "scripts" / "quickstart.sh").read_text().splitlines()
+    commands = [line for line in script if line.strip() and not line.lstrip().startswith("#")]
+    assert "bash scripts/setup.sh" in "\n".join(commands)
+    (evaluate,) = [c for c in commands if "patience-gym evaluate" in c]
+    assert commands[-1] == evaluate, "the evaluation is the last thing the quick start does"
+    bin_dir = Path(sys.executable).parent
+    cmd = evaluate.replace(".venv/bin/patience-gym", str(bin_dir / "patience-gym")) + " --json"
+    proc = subprocess.run(cmd, shell=True, cwd=ROOT, capture_output=True, text=True, check=False, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)
+    assert [(r["env"], r["policy"], r["games"], r["seed"]) for r in results] == [
+        ("Klondike-v0", "random", 200, 0),
+        ("Klondike-v0", "greedy", 200, 0),
+    ]
