@@ -24,17 +24,6 @@ pytestmark = pytest.mark.both_engines
 # ---- foundations --------------------------------------------------------------------------------
 
 
-def _first_copy_then_second(g: Babette, card: str, *, first: str, second: str) -> None:
-    """Row 1's places 4 and 5 both hold ``card``: either copy may go to its ``first`` pile only;
-    once one has, the other may go only to its ``second`` pile, and goes."""
-    for c in (4, 5):
-        assert g.is_legal(action_id(g, place(1, c, first)))
-        assert not g.is_legal(action_id(g, place(1, c, second)))
-    act(g, f"{card} " + place(1, 4, first))
-    assert not g.is_legal(action_id(g, place(1, 5, first)))
-    act(g, f"{card} " + place(1, 5, second))
-
-
 def test_first_ace_starts_the_up_pile_and_first_king_the_down_pile() -> None:
     g = game_for()
     # row 0: AC AD AH AS KC KD KH KS. An ace fits only an up pile, a king only a down pile.
@@ -61,34 +50,40 @@ def test_the_second_ace_and_king_are_ordinary_cards() -> None:
     assert legal_moves_text(g) == ["deal a row"]
 
 
-def test_an_ace_goes_on_a_king_pile_only_once_its_ascending_pile_is_started() -> None:
-    deck = babette_deck(["KC QC JC TC 9C 8C 7C 6C", "5C 4C 3C 2C AC AC 9H 9S"])
-    g = game_for(deck)
+def _check_first_copy_then_second(rows: list[str], card: str, *, first: str, second: str, suit: int) -> None:
+    """Rows 0 and 1 of ``rows`` hold one suit's cards from the end of its ``second`` pile on: all
+    of row 0 and row 1's first four go there, leaving that pile one card short and the ``first``
+    pile empty. Row 1's places 4 and 5 both hold ``card``, the last card of the one and the first of
+    the other: either copy may go to the ``first`` pile only; once one has, the other may go only
+    to the ``second`` pile, and goes."""
+    g = game_for(babette_deck(rows))
+    pile = {"up": up, "down": down}
     for c in range(8):
-        act(g, place(0, c, "down"))
+        act(g, place(0, c, second))
     act(g, "deal a row")
     for c in range(4):
-        act(g, place(1, c, "down"))
-    assert down(g)[0] == 12 and up(g)[0] == 0, "the clubs king pile is down to 2C"
-    # the first ace of the suit starts the ascending pile: it may not go onto the king pile;
-    # now the second ace ends the king pile
-    _first_copy_then_second(g, "AC", first="up", second="down")
-    assert down(g)[0] == 13 and up(g)[0] == 1
+        act(g, place(1, c, second))
+    assert pile[second](g)[suit] == 12 and pile[first](g)[suit] == 0, f"the {second} pile is a card short"
+    for c in (4, 5):
+        assert g.is_legal(action_id(g, place(1, c, first)))
+        assert not g.is_legal(action_id(g, place(1, c, second)))
+    act(g, f"{card} " + place(1, 4, first))
+    assert not g.is_legal(action_id(g, place(1, 5, first)))
+    act(g, f"{card} " + place(1, 5, second))
+    assert pile[second](g)[suit] == 13 and pile[first](g)[suit] == 1
     check_position(g)
+
+
+def test_an_ace_goes_on_a_king_pile_only_once_its_ascending_pile_is_started() -> None:
+    # The clubs king pile is down to 2C. The first ace of the suit starts the ascending pile: it
+    # may not go onto the king pile; the second ace then ends the king pile.
+    rows = ["KC QC JC TC 9C 8C 7C 6C", "5C 4C 3C 2C AC AC 9H 9S"]
+    _check_first_copy_then_second(rows, "AC", first="up", second="down", suit=0)
 
 
 def test_a_king_goes_on_an_ace_pile_only_once_its_descending_pile_is_started() -> None:
-    deck = babette_deck(["AH 2H 3H 4H 5H 6H 7H 8H", "9H TH JH QH KH KH 9C 9S"])
-    g = game_for(deck)
-    for c in range(8):
-        act(g, place(0, c, "up"))
-    act(g, "deal a row")
-    for c in range(4):
-        act(g, place(1, c, "up"))
-    assert up(g)[2] == 12 and down(g)[2] == 0
-    _first_copy_then_second(g, "KH", first="down", second="up")
-    assert up(g)[2] == 13 and down(g)[2] == 1
-    check_position(g)
+    rows = ["AH 2H 3H 4H 5H 6H 7H 8H", "9H TH JH QH KH KH 9C 9S"]
+    _check_first_copy_then_second(rows, "KH", first="down", second="up", suit=2)
 
 
 def test_foundations_follow_suit_and_sequence() -> None:

@@ -39,7 +39,7 @@ from patience_gym.games.klondike import Klondike
 from patience_gym.games.light_and_shade import ACES
 from patience_gym.games.louis import FOUNDATION_BASES
 from patience_gym.native import native_available
-from tests.helpers import option_sets, options_id
+from tests.helpers import option_sets, options_id, play_at_random
 
 
 def _configs() -> list[Any]:
@@ -72,15 +72,7 @@ def _random_game(variant: Variant, options: dict[str, Any], seed: int) -> tuple[
     rng = np.random.default_rng(seed)
     game = variant.make_game(**options)
     game.new_game(rng)
-    taken: list[int] = []
-    for _ in range(STEPS):
-        mask = game.legal_mask()
-        if game.won or not mask.any():
-            break
-        a = int(rng.choice(np.flatnonzero(mask)))
-        game.apply(a)
-        taken.append(a)
-    return game, taken
+    return game, play_at_random(game, rng, STEPS)
 
 
 def _trace(variant: Variant, options: dict[str, Any], deck: list[str], actions: list[int]) -> list[bytes]:

@@ -23,9 +23,8 @@ import numpy as np
 import pytest
 
 from patience_gym.core.cards import card_name
-from patience_gym.core.game import Game
 from patience_gym.games import VARIANTS, Variant
-from tests.helpers import option_sets, options_id
+from tests.helpers import option_sets, options_id, play_at_random
 
 CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 
@@ -51,19 +50,6 @@ def _configs() -> list[Any]:
 CONFIGS = _configs()
 
 
-def _play(game: Game, rng: np.random.Generator, steps: int) -> list[int]:
-    """Random legal moves from the current position; the actions taken."""
-    taken = []
-    for _ in range(steps):
-        mask = game.legal_mask()
-        if game.won or not mask.any():
-            break
-        a = int(rng.choice(np.flatnonzero(mask)))
-        game.apply(a)
-        taken.append(a)
-    return taken
-
-
 @pytest.mark.parametrize(("variant", "options"), CONFIGS)
 def test_equal_renders_and_equal_observations_go_together(variant: Variant, options: dict[str, Any]) -> None:
     for seed in range(2):
@@ -80,7 +66,7 @@ def test_equal_renders_and_equal_observations_go_together(variant: Variant, opti
                 assert obs_of.setdefault(text, obs) == obs, f"same render, different observations:\n{text}"
                 seen = render_of.setdefault(obs, text)
                 assert seen == text, f"same observation, different renders:\n{seen}\n----\n{text}"
-                if not _play(game, rng, 1):
+                if not play_at_random(game, rng, 1):
                     break
 
 
@@ -91,7 +77,7 @@ def test_only_visible_cards_change_the_observation(variant: Variant, options: di
         base = variant.make_game(**options)
         base.new_game(rng)
         pack = [card_name(c) for c in base.initial_pack]
-        moves = _play(base, rng, 150)
+        moves = play_at_random(base, rng, 150)
         for n in range(40):
             i = int(rng.integers(len(pack)))
             # half the swaps are of near neighbours: cards dealt or turned together

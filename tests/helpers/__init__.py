@@ -96,6 +96,20 @@ def play_to_the_end(env_id: str, engine: str, pick: int) -> tuple[Any, dict[str,
     return game, info
 
 
+def play_at_random(game: Any, rng: np.random.Generator, steps: int) -> list[int]:
+    """Up to ``steps`` random legal moves of ``game`` from where it stands (fewer if it is won or
+    stuck); the actions taken."""
+    taken = []
+    for _ in range(steps):
+        mask = game.legal_mask()
+        if game.won or not mask.any():
+            break
+        a = int(rng.choice(np.flatnonzero(mask)))
+        game.apply(a)
+        taken.append(a)
+    return taken
+
+
 def option_sets(variant: Variant) -> list[dict[str, Any]]:
     """The options of every run of ``variant`` that checks each option: none (the variant as
     registered), then each other allowed value of each option it leaves open, one at a time."""
