@@ -1,6 +1,11 @@
-"""What the tests share: the project's paths, replaying won lines, native games and the solver's
-plain verdicts, hidden-card swaps and a tiny cloning run. The one place for shared test code: no test module
-imports another (tests/project/test_tests_layout.py holds to it).
+"""What the tests share, in one place: no test module imports another (tests/project/
+test_tests_layout.py holds to it), so what two of them use lives here.
+
+- the checkout: its paths, the files git tracks;
+- playing games: to the end, at random, every option set of a variant, a scenario's deal;
+- the solver: replaying won lines, native games and their keys, the plain search's verdicts, a win
+  another search finds where the depth-first search does not;
+- the agents: hidden-card swaps, a tiny cloning run, the ``patience-gym`` command stopped by Ctrl-C.
 
 The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` and
 :mod:`tests.helpers.the_kings`.
@@ -8,17 +13,28 @@ The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` 
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import gymnasium as gym
 import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
+from patience_gym.core.game import Game
 from patience_gym.games import Variant, get_variant
 from patience_gym.native import NativeGame, make_game
+from patience_gym.testing import scenario_game
+
+G = TypeVar("G", bound=Game[Any])
+T = TypeVar("T")
+
+# ---- the checkout -------------------------------------------------------------------------------
 
 #: The checkout's root, where README.md, configs/, docs/, results/ and scripts/ are.
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,42 +59,14 @@ def tracked_texts(suffixes: set[str]) -> dict[str, str]:
     return {name: path.read_text(errors="replace") for name, path in paths.items() if path.is_file()}
 
 
-def replay_wins(env_id: str, seed: int, actions: tuple[int, ...], **options: object) -> bool:
-    """Reset with ``seed``, step every action (each must be legal) and report whether the env says won."""
-    env = gym.make(f"patience_gym/{env_id}", max_episode_steps=len(actions) + 10, **options)
-    _, info = env.reset(seed=seed)
-    terminated = False
-    for i, a in enumerate(actions):
-        assert not terminated, f"{env_id} seed {seed}: the game ended before action {i}"
-        assert info["action_mask"][a], f"{env_id} seed {seed}: action {i} ({a}) is illegal"
-        _, _, terminated, truncated, info = env.step(a)
-        assert not truncated
-    return bool(terminated and info["won"])
+# ---- playing games ------------------------------------------------------------------------------
 
 
-def plain_verdicts(variant: Any, options: Any, seeds: Any, budget: int) -> dict[int, str]:
-    """The verdicts of the exact defaults (hooks off: whole-state keys, no safe move, no ordering)."""
-    from patience_gym.native import _module
-    from patience_gym.solver import solve_deal
-
-    _module().solver_hooks(False)
-    try:
-        return {s: solve_deal(variant, options, seed=s, max_nodes=budget).label for s in seeds}
-    finally:
-        _module().solver_hooks(True)
-
-
-def native_game(
-    env_id: str,
-    options: dict[str, Any] | None = None,
-    *,
-    seed: int | None = None,
-    deck: list[str] | None = None,
-) -> NativeGame:
-    """A native game of ``env_id`` dealt from ``seed`` or from ``deck`` (the solver's hooks live on it)."""
-    game = make_game(get_variant(env_id), "native", **(options or {}))
-    assert isinstance(game, NativeGame)
-    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
+def scenario_deal(cls: type[G], deck: list[str], **options: Any) -> G:
+    """A rules scenario's game (:func:`patience_gym.testing.scenario_game`: in lockstep with its
+    native twin on the native run) dealt from ``deck``."""
+    game = scenario_game(cls, **options)
+    game.new_game(deck=deck)
     return game
 
 
@@ -125,6 +113,48 @@ def options_id(variant: Variant, options: dict[str, Any]) -> str:
     return variant.env_name + "".join(f"[{k}={val}]" for k, val in options.items())
 
 
+# ---- the solver ---------------------------------------------------------------------------------
+
+
+def replay_wins(env_id: str, seed: int, actions: tuple[int, ...], **options: object) -> bool:
+    """Reset with ``seed``, step every action (each must be legal) and report whether the env says won."""
+    env = gym.make(f"patience_gym/{env_id}", max_episode_steps=len(actions) + 10, **options)
+    _, info = env.reset(seed=seed)
+    terminated = False
+    for i, a in enumerate(actions):
+        assert not terminated, f"{env_id} seed {seed}: the game ended before action {i}"
+        assert info["action_mask"][a], f"{env_id} seed {seed}: action {i} ({a}) is illegal"
+        _, _, terminated, truncated, info = env.step(a)
+        assert not truncated
+    return bool(terminated and info["won"])
+
+
+def plain_verdicts(variant: Any, options: Any, seeds: Any, budget: int) -> dict[int, str]:
+    """The verdicts of the exact defaults (hooks off: whole-state keys, no safe move, no ordering)."""
+    from patience_gym.native import _module
+    from patience_gym.solver import solve_deal
+
+    _module().solver_hooks(False)
+    try:
+        return {s: solve_deal(variant, options, seed=s, max_nodes=budget).label for s in seeds}
+    finally:
+        _module().solver_hooks(True)
+
+
+def native_game(
+    env_id: str,
+    options: dict[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    deck: list[str] | None = None,
+) -> NativeGame:
+    """A native game of ``env_id`` dealt from ``seed`` or from ``deck`` (the solver's hooks live on it)."""
+    game = make_game(get_variant(env_id), "native", **(options or {}))
+    assert isinstance(game, NativeGame)
+    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
+    return game
+
+
 def canonical_key(game: NativeGame) -> bytes:
     """The key the solver files ``game``'s position under (its hooks' canonical form)."""
     return bytes(game._c.canonical_key())
@@ -133,6 +163,21 @@ def canonical_key(game: NativeGame) -> bytes:
 def state_key(game: NativeGame) -> bytes:
     """``game``'s whole position, as the exact defaults key it."""
     return bytes(game._c.state_key())
+
+
+def check_a_win_the_search_misses(env_id: str, seed: int, budget: int, search: Callable[[], Any]) -> None:
+    """The depth-first search leaves ``seed`` unknown within ``budget`` nodes; ``search()`` wins
+    it, with a line that replays to a win, and finds the same line again (it is deterministic)."""
+    from patience_gym.solver import solve_deal
+
+    assert solve_deal(get_variant(env_id), seed=seed, max_nodes=budget).label == "unknown"
+    label = search()
+    assert label.label == "won" and label.nodes > 0
+    assert replay_wins(env_id, seed, label.actions)
+    assert search().actions == label.actions  # deterministic
+
+
+# ---- the agents ---------------------------------------------------------------------------------
 
 
 def hidden_rotated(pack: list[str], hidden: list[int]) -> list[str]:
@@ -163,3 +208,27 @@ def agreement_share(lines: list[str]) -> float:
     agreement = [ln for ln in lines if "agrees with it on" in ln]
     assert agreement, lines
     return float(agreement[-1].split("agrees with it on ")[1].split("%")[0])
+
+
+def ctrl_c(
+    args: list[str], until: Callable[[subprocess.Popen[str]], T], timeout: float
+) -> tuple[int, T, str, str]:
+    """Run ``patience-gym *args`` (as ``python -m agents.cli``) in a session of its own, wait with
+    ``until(process)``, then interrupt its whole process group as Ctrl-C does. Gives the exit
+    status, what ``until`` gave, and the output and errors; killed if not stopped by ``timeout``."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agents.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    try:
+        waited = until(proc)
+        os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return proc.returncode, waited, out, err
