@@ -116,7 +116,7 @@ def options_id(variant: Variant, options: dict[str, Any]) -> str:
 # ---- the solver ---------------------------------------------------------------------------------
 
 
-def replay_wins(env_id: str, seed: int, actions: tuple[int, ...], **options: object) -> bool:
+def replay_wins(env_id: str, seed: int, actions: tuple[int, ...], **options: Any) -> bool:
     """Reset with ``seed``, step every action (each must be legal) and report whether the env says won."""
     env = gym.make(f"patience_gym/{env_id}", max_episode_steps=len(actions) + 10, **options)
     _, info = env.reset(seed=seed)
