@@ -34,7 +34,7 @@ from patience_gym.testing import (
     rest_of_pack,
     scenario_game,
 )
-from tests.helpers import DATA, play_to_the_end
+from tests.helpers import DATA, play_to_the_end, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -51,9 +51,7 @@ def anna_deck(layout: str, pack: str = "") -> list[str]:
 
 
 def game_for(pack: str = "", layout: str = LAYOUT, **options: Any) -> Anna:
-    g = scenario_game(Anna, **options)
-    g.new_game(deck=anna_deck(layout, pack))
-    return g
+    return scenario_deal(Anna, anna_deck(layout, pack), **options)
 
 
 def helps(g: Anna) -> list[list[str]]:
@@ -332,8 +330,7 @@ def test_refill_pack_a_knave_as_the_packs_last_card_leaves_the_help_waiting() ->
     deck = anna_deck(LAYOUT)
     deck.remove("JS")
     deck.append("JS")  # the last card of the pack
-    g = scenario_game(Anna, refill="pack")
-    g.new_game(deck=deck)
+    g = scenario_deal(Anna, deck, refill="pack")
     while len(g.pack) > 1:
         act(g, "pack -> talon")
     act(g, "5H help 0 -> help 2")

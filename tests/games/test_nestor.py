@@ -15,8 +15,8 @@ import patience_gym  # noqa: F401
 from patience_gym.core.cards import RANK, names, parse_card
 from patience_gym.core.moves import Move
 from patience_gym.games.nestor import TABLE, Kind, Nestor, rectified_deal
-from patience_gym.testing import act, action_id, deck, legal_moves_text, rest_of_pack, scenario_game
-from tests.helpers import DATA
+from patience_gym.testing import act, action_id, deck, legal_moves_text, rest_of_pack
+from tests.helpers import DATA, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -44,9 +44,7 @@ RESERVE_UP = 8  # the card_place column "reserve 0, face up"; reserve place k is
 
 
 def game_for(rows: list[str] = ROWS, reserve_cards: str = RESERVE, **options: object) -> Nestor:
-    g = scenario_game(Nestor, **options)
-    g.new_game(deck=nestor_deck(rows, reserve_cards))
-    return g
+    return scenario_deal(Nestor, nestor_deck(rows, reserve_cards), **options)
 
 
 def test_deal_without_conflicts_is_row_by_row() -> None:

@@ -12,6 +12,7 @@ import patience_gym  # noqa: F401
 from patience_gym.core.cards import names
 from patience_gym.games.the_kings import TheKings
 from patience_gym.testing import act, legal_moves_text, scenario_game
+from tests.helpers import scenario_deal
 from tests.helpers.the_kings import ACES, foundations, game_for, heights, kings_pack, ranks, row
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
@@ -40,8 +41,7 @@ def test_columns_of_four_alternate_left_and_right_each_outside_the_last() -> Non
     pack = kings_pack({})  # line 3's first slot plays 2C and 2D before its card lands
     dealt = pack[8:]
     assert dealt[3:5] == ["2C", "2D"]
-    game = scenario_game(TheKings)
-    game.new_game(deck=pack)
+    game = scenario_deal(TheKings, pack)
     # column 0 -> left rows (inner ends), top line first
     assert [row(game, n)[0] for n in ("L0", "L1", "L2")] == dealt[0:3]
     assert row(game, "L3")[0] == dealt[5]

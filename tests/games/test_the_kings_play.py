@@ -16,7 +16,8 @@ from patience_gym.core.cards import card_name, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move
 from patience_gym.games.the_kings import TABLE, Kind, TheKings
-from patience_gym.testing import act, action_id, check_position, legal_moves_text, scenario_game
+from patience_gym.testing import act, action_id, check_position, legal_moves_text
+from tests.helpers import scenario_deal
 from tests.helpers.the_kings import ROW, foundations, game_for, heights, kings_pack, ranks, row, step_text
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
@@ -310,8 +311,7 @@ def test_observation_is_bounded_and_holds_what_decides_legality() -> None:
     assert not layout.view(obs, "lane").any()
     assert layout.view(obs, "foundation_height") == pytest.approx([1.0] * 6 + [1 / 13] * 2)
     # the bound: the longest row there can be (all 96 cards in one row, set by hand) still fits
-    long = scenario_game(TheKings)
-    long.new_game(deck=kings_pack({}))
+    long = scenario_deal(TheKings, kings_pack({}))
     long.rows = [[c for r in long.rows for c in r] + [c for f in long.foundations for c in f[1:]]] + [[]] * 7
     long.foundations = [f[:1] for f in long.foundations]
     obs = long.observation()

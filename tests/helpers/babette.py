@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from patience_gym.core.cards import RANKS, SUITS, card_name
 from patience_gym.games.babette import DOWN_ROW, EMPTY, UP_ROW, Babette
-from patience_gym.testing import act, deck, rest_of_pack, scenario_game
+from patience_gym.testing import act, deck, rest_of_pack
+from tests.helpers import scenario_deal
 
 
 def babette_deck(rows: list[str], rest: str = "") -> list[str]:
@@ -35,9 +36,7 @@ RELEASE = babette_deck(
 
 
 def game_for(deck: list[str] = ORDERLY) -> Babette:
-    g = scenario_game(Babette)
-    g.new_game(deck=deck)
-    return g
+    return scenario_deal(Babette, deck)
 
 
 def garden(g: Babette) -> list[list[str]]:

@@ -13,7 +13,8 @@ import gymnasium as gym
 
 from patience_gym.core.cards import RANK, names, parse_card
 from patience_gym.games.the_kings import ROW_NAMES, TheKings, kings_deal, line_foundation, play_outside_cards
-from patience_gym.testing import legal_moves_text, rest_of_pack, scenario_game
+from patience_gym.testing import legal_moves_text, rest_of_pack
+from tests.helpers import scenario_deal
 
 ACES = ["AC", "AD", "AH", "AS", "AC", "AD", "AH", "AS"]
 ROW = {name: r for r, name in enumerate(ROW_NAMES)}
@@ -145,9 +146,7 @@ def game_for(
     inner: dict[str, str] | None = None,
     **options: str,
 ) -> TheKings:
-    game = scenario_game(TheKings, **options)
-    game.new_game(deck=kings_pack(outer, before, inner))
-    return game
+    return scenario_deal(TheKings, kings_pack(outer, before, inner), **options)
 
 
 def row(game: TheKings, name: str) -> list[str]:
