@@ -27,8 +27,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agents.backends import ChunkError
-from agents.config import ConfigError, load
+from agents.common.backends import ChunkError
+from agents.common.config import ConfigError, load
+from agents.registry import spec_help, spec_table
 
 
 @dataclass
@@ -88,7 +89,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ConfigError(f"--seed must be >= 0, got {args.seed}")
     if args.image:
-        from agents.replay import check_output
+        from agents.evaluation.replay import check_output
 
         check_output(args.image, "--image")
     variant = get_variant(args.env)
@@ -99,7 +100,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     legal = np.flatnonzero(core.action_masks())
     print("legal:", "; ".join(f"{a}: {core.describe_action(int(a))}" for a in legal))
     if args.image:
-        from agents.replay import save_table_png
+        from agents.evaluation.replay import save_table_png
 
         print(f"picture: {save_table_png(variant.env_id, args.seed, args.image)}")
     return 0
@@ -113,14 +114,14 @@ def _args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--policy",
         default="greedy",
-        help="random, greedy, planner[:samples=N,budget=N], rollout[:N] or ppo:<model.zip or run folder>",
+        help=spec_help(detailed=False),
     )
     p.add_argument("--seed", type=int, default=0, help="the deal: env.reset(seed=SEED) (>= 0, default 0)")
     p.add_argument("--out", default="replay.html", help="the HTML file to write (default replay.html)")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from agents.replay import run
+    from agents.evaluation.replay import run
 
     return run(args)
 
@@ -134,8 +135,7 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--policy",
         action="append",
-        help="random, greedy, planner[:samples=N,budget=N,retry=N], rollout[:N], ppo:<model.zip> or "
-        "rllib:<checkpoint>; repeat for several",
+        help=f"{spec_help(detailed=False)}; repeat for several",
     )
     p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
@@ -160,7 +160,7 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from agents.evaluate import evaluate, format_table, to_json
+    from agents.evaluation.evaluate import evaluate, format_table, to_json
 
     cfg = load(
         EvalConfig,
@@ -176,31 +176,17 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         labels=args.labels,
     )
     if not cfg.policies:
-        raise ConfigError(
-            "no policy given: use --policy (random, greedy, planner, rollout, ppo:<model path>, "
-            "rllib:<checkpoint>)"
-        )
+        raise ConfigError(f"no policy given: use --policy ({spec_help(detailed=False)})")
     if cfg.backend == "ray":
-        from agents.backends import connect_ray
+        from agents.common.backends import connect_ray
 
         # Start (or reach) Ray now: one line naming the extra if it is missing, and the seconds it
         # takes to start do not count in the first policy's games per second.
         connect_ray(cfg.address, cfg.workers if cfg.workers > 1 else None)
-    results = [
-        evaluate(
-            cfg.env,
-            p,
-            episodes=cfg.episodes,
-            seed=cfg.seed,
-            workers=cfg.workers,
-            env_kwargs=cfg.env_kwargs,
-            progress=not args.json,
-            backend=cfg.backend,
-            address=cfg.address,
-        )
-        for p in cfg.policies
-    ]
-    from agents.labels import attach_labels
+    keys = ("episodes", "seed", "workers", "env_kwargs", "backend", "address")
+    how = {k: getattr(cfg, k) for k in keys}  # every policy plays the same deals, the same way
+    results = [evaluate(cfg.env, p, progress=not args.json, **how) for p in cfg.policies]
+    from agents.solving.labels import attach_labels
 
     attach_labels(results, cfg.labels)
     print(to_json(results) if args.json else format_table(results))
@@ -235,21 +221,22 @@ def _cmd_train(args: argparse.Namespace) -> int:
         return _train_rllib(args)
     if args.address is not None:
         raise ConfigError("--address names a Ray cluster: use it with --trainer rllib")
-    from agents.extras import require
+    from agents.common.extras import require
 
     require("train", "training")  # one line naming the extra, not an ImportError
-    from agents.train import load_config, train
+    from agents.training.config import load_config
+    from agents.training.sb3 import train
 
     train(load_config(args.config, args.set), overwrite=args.overwrite)
     return 0
 
 
 def _train_rllib(args: argparse.Namespace) -> int:
-    from agents.backends import require_scale
+    from agents.common.backends import require_scale
 
     require_scale("--trainer rllib")  # one line naming the extra, not an ImportError
-    from agents.rllib import train
-    from agents.rllib_config import load_config
+    from agents.training.rllib import train
+    from agents.training.rllib_config import load_config
 
     overrides = [*args.set, *([f"address={args.address}"] if args.address else [])]
     train(load_config(args.config, overrides), overwrite=args.overwrite)
@@ -276,7 +263,8 @@ COMMANDS: tuple[Command, ...] = (
         "play policies on fixed deals and report win rates",
         _args_evaluate,
         _cmd_evaluate,
-        "Episode i is dealt with reset(seed=SEED+i): every policy plays the same deals.",
+        f"Episode i is dealt with reset(seed=SEED+i): every policy plays the same deals. Policies: "
+        f"{spec_table()}.",
     ),
     Command(
         "replay",
@@ -308,9 +296,9 @@ COMMANDS: tuple[Command, ...] = (
 
 
 def _solve() -> Any:
-    import agents.solve
+    import agents.solving.solve
 
-    return agents.solve
+    return agents.solving.solve
 
 
 def _add_set(p: argparse.ArgumentParser, help: str) -> None:
@@ -339,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        path = getattr(exc, "path", None)  # agents.train.TrainingInterrupted saved the model
+        path = getattr(exc, "path", None)  # agents.training.sb3.TrainingInterrupted saved the model
         resume = f"; resume with --set resume={path}" if path else ""
         print(f"{prefix}: interrupted{': ' + str(exc) if path else ''}{resume}", file=sys.stderr)
         return 130

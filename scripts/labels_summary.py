@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agents.labels import read_labels, summarize
+from agents.solving.labels import read_labels, summarize
 
 
 def main() -> None:

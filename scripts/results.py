@@ -11,7 +11,7 @@ For each variant it reads ``configs/ppo/<variant>.yaml`` (``Klondike-v0`` -> ``k
 ``output_dir`` already holds ``final_model.zip`` (``--retrain`` trains anyway, ``--skip-train`` never
 trains), then plays random, greedy and the PPO model (``best_model.zip``: the one that scored best
 on the periodic evaluation's own deals) on deals ``reset(seed=i)``, ``i`` in ``0 .. episodes-1``:
-seeds that training and its periodic evaluation never use (see :mod:`agents.train`).
+seeds that training and its periodic evaluation never use (see :mod:`agents.training.sb3`).
 
 Where ``patience-gym solve`` wrote labels for the variant (``results/labels/``), a row gives the
 deals winnable by a player who sees every card, and each policy's wins among them.
@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.evaluate import Result, evaluate
+from agents.evaluation.evaluate import Result, evaluate
 from patience_gym.core.game import house_rules
 from patience_gym.games import VARIANTS, get_variant
 
@@ -51,7 +51,8 @@ def config_path(env_name: str) -> Path:
 
 def train_if_needed(env_name: str, skip: bool, retrain: bool) -> tuple[Path | None, dict[str, Any] | None]:
     """The trained model's folder and its ``train_info.json`` (``None`` where there is no model)."""
-    from agents.train import load_config, train
+    from agents.training.config import load_config
+    from agents.training.sb3 import train
 
     path = config_path(env_name)
     if not path.is_file():
@@ -158,8 +159,8 @@ def policy_name(spec: str) -> str:
 
 def winnable_row(env_name: str, env_kwargs: dict[str, Any], episodes: int) -> dict[str, Any] | None:
     """The solver's labels of the same deals (seeds 0..episodes-1) as a row, or None without labels."""
-    from agents.evaluate import wilson
-    from agents.labels import labels_for
+    from agents.evaluation.evaluate import wilson
+    from agents.solving.labels import labels_for
 
     labels = labels_for(env_name, env_kwargs, ROOT / "results" / "labels")
     seen = [labels[s] for s in range(episodes) if s in labels]

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from agents.evaluate import evaluate, format_table, to_json, wilson
 
 from agents.cli import main
-from agents.policies import GreedyPolicy, make_policy
+from agents.evaluation.evaluate import evaluate, format_table, to_json, wilson
+from agents.policies.base import GreedyPolicy
+from agents.registry import make_policy
 from patience_gym.env import PatienceEnv
 from tests.helpers import ROOT
 
@@ -319,7 +320,7 @@ def test_agents_modules_and_functions_stay_small() -> None:
 
 def test_the_readme_evaluation_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = (ROOT / "README.md").read_text()
-    code = text.split("From Python, `agents.evaluate.evaluate`", 1)[1].split("```python", 1)[1]
+    code = text.split("From Python, `agents.evaluation.evaluate.evaluate`", 1)[1].split("```python", 1)[1]
     code = code.split("```", 1)[0].replace("episodes=200", "episodes=3")
     exec(compile(code, "README.md", "exec"), {})
     rows = capsys.readouterr().out.splitlines()[2:]

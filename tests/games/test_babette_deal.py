@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from agents.heuristics.babette import heuristic
 
 import patience_gym  # noqa: F401
+from agents.policies.heuristics.babette import heuristic
 from patience_gym.core.cards import names, parse_card
 from patience_gym.core.moves import Move
 from patience_gym.games.babette import EMPTY, TABLE, UP_ROW, Babette, Kind

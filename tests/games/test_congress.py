@@ -11,9 +11,9 @@ from collections import Counter
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents.heuristics.congress import heuristic
 
 import patience_gym  # noqa: F401
+from agents.policies.heuristics.congress import heuristic
 from patience_gym.core.cards import NAME, names, ordered_pack
 from patience_gym.core.moves import Move
 from patience_gym.games.congress import TABLE, Congress, Kind

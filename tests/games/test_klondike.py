@@ -10,9 +10,9 @@ import json
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents.heuristics.klondike import heuristic
 
 import patience_gym  # noqa: F401
+from agents.policies.heuristics.klondike import heuristic
 from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move

@@ -11,9 +11,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents.heuristics.light_and_shade import heuristic
 
 import patience_gym  # noqa: F401
+from agents.policies.heuristics.light_and_shade import heuristic
 from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove, house_rules
 from patience_gym.core.moves import Move

@@ -12,9 +12,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents.heuristics.louis import heuristic
 
 import patience_gym  # noqa: F401  (registers the ids)
+from agents.policies.heuristics.louis import heuristic
 from patience_gym.core.cards import NAME, names, ordered_pack, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move

@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-from agents.callbacks import Evaluation, write_evaluations
 
+from agents.training.callbacks import Evaluation, write_evaluations
 from tests.helpers import ROOT
 
 spec = importlib.util.spec_from_file_location("plot_curves", ROOT / "scripts" / "plot_curves.py")

@@ -10,8 +10,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from agents.labels import labels_for
 
+from agents.solving.labels import labels_for
 from tests.helpers import ROOT
 
 DRAW3 = {"draw": 3, "passes": None, "partial_moves": True}

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from agents.config import load
-from agents.train_config import HELD_OUT_SEEDS
 
 from agents.cli import EvalConfig, main
+from agents.common.config import load
+from agents.training.config import HELD_OUT_SEEDS
 from patience_gym.games import get_variant
 from tests.helpers import ROOT
 

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agents.replay import record
 
 from agents.cli import main
+from agents.evaluation.replay import record
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")

@@ -1,4 +1,4 @@
-"""Move features (agents.move_features) and PPO's move scorer (agents.move_scorer): what each
+"""Move features (agents.policies.features) and PPO's move scorer (agents.policies.move_scorer): what each
 move does, computed from what a player sees, with the episode's visits; and a model that uses
 them trains, reloads and plays through ``ppo:<path>``."""
 
@@ -10,11 +10,11 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents.move_features import FEATURE_NAMES, K, MoveFeatures
-from agents.shadow import Shadow
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies import GreedyPolicy
+from agents.policies.base import GreedyPolicy
+from agents.policies.features import FEATURE_NAMES, K, MoveFeatures
+from agents.policies.shadow import Shadow
 from patience_gym.core.cards import card_name
 from patience_gym.determinize import unseen_positions
 from patience_gym.env import PatienceEnv
@@ -110,7 +110,7 @@ def test_greedy_flag_is_greedy_choice(name: str) -> None:
             total += 1
             obs, _, term, trunc, info = env.step(a)
             done = term or trunc
-    assert agree == total  # both rank the shadow's afterstates (agents.policies.greedy_pick)
+    assert agree == total  # both rank the shadow's afterstates (agents.policies.base.greedy_pick)
 
 
 @pytest.mark.parametrize("name", ["Babette-v0", "Klondike-v0", "Nestor-v0", "Louis-v0", "Anna-v0"])
@@ -183,10 +183,12 @@ def test_the_shadow_is_rebuilt_only_when_a_card_turns_up_and_shows_what_the_game
 def test_a_move_scorer_config_trains_reloads_and_plays(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
     import yaml
-    from agents.evaluate import evaluate
-    from agents.move_scorer import MoveHead, MoveScorerPolicy
-    from agents.train import load_config, train
     from sb3_contrib import MaskablePPO
+
+    from agents.evaluation.evaluate import evaluate
+    from agents.policies.move_scorer import MoveHead, MoveScorerPolicy
+    from agents.training.config import load_config
+    from agents.training.sb3 import train
 
     lines: list[str] = []
     cfg = load_config(

@@ -1,4 +1,4 @@
-"""Rollout features (agents.move_features with ``rollouts=N``) and the ``rollout:N`` policy: every
+"""Rollout features (agents.policies.features with ``rollouts=N``) and the ``rollout:N`` policy: every
 legal move rolled out by the native base policy on deals consistent with what the player has seen;
 the columns are those rollouts' numbers, they never depend on a hidden card, and a PPO model
 trained with them rebuilds them when it plays."""
@@ -11,17 +11,18 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents.move_features import (
+
+import patience_gym  # noqa: F401  (registers the ids)
+from agents.policies.base import GreedyPolicy, greedy_pick
+from agents.policies.features import (
     FEATURE_NAMES,
     K_ROLLOUT,
     ROLLOUT_FEATURE_NAMES,
     ROLLOUT_SEED,
     MoveFeatures,
-    RolloutPolicy,
 )
-
-import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies import GreedyPolicy, greedy_pick, make_policy
+from agents.policies.rollout import RolloutPolicy
+from agents.registry import make_policy
 from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.solver import rollout_values
@@ -117,7 +118,7 @@ def test_rollout_features_do_not_depend_on_hidden_cards(name: str) -> None:
 
 
 def test_the_rollout_policy_wins_a_fixed_deal_greedy_loses() -> None:
-    from agents.evaluate import evaluate
+    from agents.evaluation.evaluate import evaluate
 
     rollout = evaluate("Babette-v0", "rollout:8", episodes=1, seed=0)
     greedy = evaluate("Babette-v0", "greedy", episodes=1, seed=0)
@@ -148,8 +149,8 @@ def test_a_bad_rollout_spec_is_refused(spec: str) -> None:
 )
 def test_rollout_features_config_errors(overrides: list[str], message: str) -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.config import ConfigError
-    from agents.train import load_config
+    from agents.common.config import ConfigError
+    from agents.training.config import load_config
 
     with pytest.raises(ConfigError, match=message):
         load_config(TINY, overrides)
@@ -159,9 +160,11 @@ def test_a_model_trained_with_rollout_features_rebuilds_them(tmp_path: Path) -> 
     """Cloned from ``rollout:2`` with the rollout columns: the model keeps its rollout count and
     ``ppo:<path>`` plays what the teacher plays."""
     pytest.importorskip("sb3_contrib")
-    from agents.evaluate import evaluate
-    from agents.train import load_config, train
     from sb3_contrib import MaskablePPO
+
+    from agents.evaluation.evaluate import evaluate
+    from agents.training.config import load_config
+    from agents.training.sb3 import train
 
     lines: list[str] = []
     run = [r for r in CLONING_RUN if not r.startswith("imitation=")]

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from agents.labels import header_lines, read_labels
-from agents.solve import SolveConfig, label_seeds
 
 from agents.cli import main
+from agents.solving.chunks import SolveConfig
+from agents.solving.labels import header_lines, read_labels
+from agents.solving.solve import label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import _module, native_available
 from patience_gym.solver import _dealt, beam, has_beam_layers, solve_deal

@@ -7,11 +7,12 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents.labels import header_lines, read_labels
-from agents.solve import SolveConfig, label_seeds
 
 import patience_gym  # noqa: F401
 from agents.cli import main
+from agents.solving.chunks import SolveConfig
+from agents.solving.labels import header_lines, read_labels
+from agents.solving.solve import label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import dive, nested_rollout, rollout_values, solve_deal
@@ -141,7 +142,7 @@ def test_the_cli_searches_unknown_deals_by_nested_rollouts_and_resumes(tmp_path,
 
 def test_the_cli_plays_a_policy_on_unknown_deals_and_keeps_its_wins(tmp_path, capsys) -> None:
     """Nestor seeds 0-39 left unknown (a budget of one node); greedy's wins become won rows."""
-    from agents.evaluate import evaluate
+    from agents.evaluation.evaluate import evaluate
 
     _unknown_labels(tmp_path, "Nestor-v0", "0:40")
     argv = ["solve", "--env", "Nestor-v0", "--seeds", "0:40", "--labels", str(tmp_path), "--play", "greedy"]

@@ -8,11 +8,12 @@ import json
 
 import numpy as np
 import pytest
-from agents.labels import header_lines, label_path, read_labels
-from agents.solve import SolveConfig, deepen_unknown, label_seeds, parse_seeds
 
 import patience_gym  # noqa: F401
 from agents.cli import main
+from agents.solving.chunks import SolveConfig, parse_seeds
+from agents.solving.labels import header_lines, label_path, read_labels
+from agents.solving.solve import deepen_unknown, label_seeds
 from patience_gym.games import VARIANTS, get_variant
 from patience_gym.native import make_game, native_available
 from patience_gym.solver import Label, solve_deal
@@ -330,7 +331,7 @@ def test_cli_solves_one_deck_and_prints_the_line(capsys, tmp_path):
 
 
 def test_a_policy_is_compared_with_the_labels_of_the_same_deals():
-    from agents.labels import winnable_share
+    from agents.solving.labels import winnable_share
 
     labels = {s: Label(s, lab, 1, 0.0) for s, lab in enumerate(["won", "won", "lost", "unknown", "won"])}
     share = winnable_share(labels, {0: True, 1: False, 2: False, 3: True, 4: True, 9: True})

@@ -14,21 +14,16 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import yaml
-from agents.config import ConfigError
-from agents.evaluate import evaluate
-from agents.train import (
-    HELD_OUT_SEEDS,
-    DealSeeds,
-    TrainConfig,
-    TrainingInterrupted,
-    load_config,
-    make_env,
-    train,
-)
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.cli import main
-from agents.policies import make_policy
+from agents.common.config import ConfigError
+from agents.common.wrappers import DealSeeds
+from agents.evaluation.evaluate import evaluate
+from agents.registry import make_policy
+from agents.training.config import HELD_OUT_SEEDS, TrainConfig, load_config
+from agents.training.envs import make_env
+from agents.training.sb3 import TrainingInterrupted, train
 from tests.helpers import ROOT, TINY
 
 #: Overrides for the quickest run: 64 steps, no evaluation, no checkpoints.

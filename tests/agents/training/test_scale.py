@@ -15,12 +15,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from agents.backends import ChunkError, map_chunks
-from agents.evaluate import EvaluationError, evaluate
-from agents.extras import MissingExtra
 
 import patience_gym  # noqa: F401  (registers the ids)
 from agents.cli import main
+from agents.common.backends import ChunkError, map_chunks
+from agents.common.extras import MissingExtra
+from agents.evaluation.evaluate import EvaluationError, evaluate
 from patience_gym.env import PatienceEnv
 from tests.helpers import ROOT
 
@@ -162,8 +162,8 @@ def test_the_cli_evaluates_on_ray(local_ray: Any, capsys: pytest.CaptureFixture[
 
 @pytest.fixture(scope="module")
 def tiny_rllib_run(local_ray: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from agents.rllib import train
-    from agents.rllib_config import load_config
+    from agents.training.rllib import train
+    from agents.training.rllib_config import load_config
 
     out = tmp_path_factory.mktemp("rllib") / "tiny"
     train(load_config(TINY, [f"output_dir={out}"]))
@@ -172,7 +172,7 @@ def tiny_rllib_run(local_ray: Any, tmp_path_factory: pytest.TempPathFactory) -> 
 
 @needs_ray
 def test_tiny_rllib_run_trains_saves_reloads_and_plays_only_legal_moves(tiny_rllib_run: Path) -> None:
-    from agents.policies import make_policy
+    from agents.registry import make_policy
 
     assert (tiny_rllib_run / "checkpoint" / "rllib_checkpoint.json").is_file()
     assert "total_timesteps: 256" in (tiny_rllib_run / "config.yaml").read_text()
@@ -205,7 +205,7 @@ def test_a_trained_rllib_policy_evaluates_like_any_other(tiny_rllib_run: Path) -
 def test_rllib_checkpoints_and_configs_refuse_clearly(
     tiny_rllib_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from agents.rllib_config import load_config
+    from agents.training.rllib_config import load_config
 
     assert main(["train", TINY, "--trainer", "rllib", "--set", f"output_dir={tiny_rllib_run}"]) == 2
     assert "--overwrite" in capsys.readouterr().err
@@ -220,7 +220,7 @@ def test_rllib_checkpoints_and_configs_refuse_clearly(
 @needs_ray
 @pytest.mark.parametrize("name", sorted(p.stem for p in CONFIGS.glob("*.yaml")))
 def test_every_rllib_config_loads(name: str) -> None:
-    from agents.rllib_config import load_config
+    from agents.training.rllib_config import load_config
 
     cfg = load_config(str(CONFIGS / f"{name}.yaml"))
     assert cfg.output_dir == f"runs/rllib/{name}"

@@ -4,7 +4,7 @@
 ``(index, result)`` pairs as chunks complete, in completion order, so a caller can write or count
 each chunk's results as soon as it is done::
 
-    from agents.backends import map_chunks
+    from agents.common.backends import map_chunks
 
     for i, labels in map_chunks(label_deals, chunks, backend="ray", address="auto"):
         write(i, labels)
@@ -23,7 +23,7 @@ retried, since the same chunk would raise again. Ctrl-C cancels the outstanding 
 terminates the pool) before it propagates.
 
 Ray is imported only when ``backend="ray"`` is asked for; without it that raises
-:class:`~agents.extras.MissingExtra` naming the ``scale`` extra.
+:class:`~agents.common.extras.MissingExtra` naming the ``scale`` extra.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from agents.extras import MissingExtra
+from agents.common.extras import MissingExtra
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -153,7 +153,7 @@ SCALE_INSTALL = "install the scale extra: pip install -e '.[scale]' (or pip inst
 
 
 def require_scale(what: str) -> None:
-    """Raise :class:`~agents.extras.MissingExtra` (one line, naming the extra) unless Ray imports."""
+    """Raise :class:`~agents.common.extras.MissingExtra` (one line, naming the extra) unless Ray imports."""
     try:
         import ray  # noqa: F401
     except ImportError:

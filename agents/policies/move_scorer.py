@@ -1,6 +1,6 @@
 """PPO's move-scoring policy (config ``policy: move_scorer``): each legal move scored from what it does.
 
-The observation it reads is :class:`agents.move_features.MoveFeatures`'s: the variant's
+The observation it reads is :class:`agents.policies.features.MoveFeatures`'s: the variant's
 observation followed by ``K`` numbers per action. The logit of action ``a`` is::
 
     state_head(latent)[a] + move_scorer(features[a])
@@ -24,7 +24,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
-from agents.move_features import features_per_action
+from agents.policies.features import features_per_action
 
 #: ``policy_kwargs.scorer_arch`` when the config gives none.
 SCORER_ARCH = (64, 64)

@@ -4,7 +4,7 @@
 registered defaults name the file): ``#`` lines (the env, its rule options, the budget), then CSV
 rows ``seed,label,nodes,seconds,length,actions``; ``actions`` is a winning line of action ids
 separated by spaces (empty unless won): ``env.reset(seed=seed)`` then ``env.step`` each id wins.
-Written by ``patience-gym solve`` (:mod:`agents.solve`), read by ``patience-gym evaluate`` and
+Written by ``patience-gym solve`` (:mod:`agents.solving.solve`), read by ``patience-gym evaluate`` and
 ``scripts/results.py``.
 """
 
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.config import ConfigError
-from agents.evaluate import wilson
+from agents.common.config import ConfigError
+from agents.evaluation.evaluate import wilson
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label
 
@@ -79,14 +79,17 @@ class Summary:
 
     @property
     def decided(self) -> float:
+        """The share of the deals the solver decided, won or lost."""
         return (self.won + self.lost) / self.deals if self.deals else 0.0
 
     @property
     def winnable(self) -> float:
+        """The share of the deals won with every card seen (a lower bound while some are unknown)."""
         return self.won / self.deals if self.deals else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of :attr:`winnable`."""
         return wilson(self.won, self.deals)
 
 

@@ -18,8 +18,8 @@ or resuming)::
     train_info.json      timesteps, wall time, speed, the best and last evaluation
     tb/                  TensorBoard logs (``tensorboard --logdir runs/ppo``)
 
-The config and its checks are in :mod:`agents.train_config`, the deal-seeded environments in
-:mod:`agents.envs`. This module needs the ``train`` extra (torch, stable-baselines3, sb3-contrib).
+The config and its checks are in :mod:`agents.training.config`, the deal-seeded environments in
+:mod:`agents.training.envs`. This module needs the ``train`` extra (torch, stable-baselines3, sb3-contrib).
 A resumed run starts its training deals past any the checkpoint can have played.
 """
 
@@ -40,28 +40,15 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
 from torch import nn
 
-from agents.callbacks import CSV_NAME, Evaluation, ReportingEvalCallback, read_evaluations
-from agents.config import ConfigError
-from agents.envs import DealSeeds, RevisitPenalty, make_env, make_eval_env, make_train_env
-from agents.train_config import (
-    HELD_OUT_SEEDS,
+from agents.common.config import ConfigError
+from agents.training.callbacks import CSV_NAME, Evaluation, ReportingEvalCallback, read_evaluations
+from agents.training.config import (
     TrainConfig,
     check_config,
     check_env_options,
-    load_config,
     schedule,
 )
-
-__all__ = [
-    "HELD_OUT_SEEDS",
-    "DealSeeds",
-    "RevisitPenalty",
-    "TrainConfig",
-    "TrainingInterrupted",
-    "load_config",
-    "make_env",
-    "train",
-]
+from agents.training.envs import make_eval_env, make_train_env
 
 #: What a run writes into ``output_dir``; ``overwrite`` removes these (and nothing else) first.
 RUN_FILES = (
@@ -150,8 +137,14 @@ def train(
 
 
 def _imitate(cfg: TrainConfig, model: MaskablePPO, out: Path, report: Callable[[str], None]) -> None:
-    """Behaviour cloning of the config's teacher into the fresh model (agents.imitation)."""
-    from agents.imitation import IMITATION_DEAL_SEED, Demonstrations, check_imitation, collect, pretrain
+    """Behaviour cloning of the config's teacher into the fresh model (agents.training.imitation)."""
+    from agents.training.imitation import (
+        IMITATION_DEAL_SEED,
+        Demonstrations,
+        check_imitation,
+        collect,
+        pretrain,
+    )
     from patience_gym.games import get_variant
 
     settings = check_imitation(cfg.imitation)
@@ -256,7 +249,7 @@ def _model(cfg: TrainConfig, out: Path) -> tuple[MaskablePPO, int]:
 
 def _policy_class(cfg: TrainConfig) -> str | type[Any]:
     if cfg.policy == "move_scorer":
-        from agents.move_scorer import MoveScorerPolicy
+        from agents.policies.move_scorer import MoveScorerPolicy
 
         return MoveScorerPolicy
     return "MlpPolicy"

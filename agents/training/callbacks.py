@@ -1,6 +1,6 @@
 """Training callbacks: the periodic evaluation, reported as it goes and kept as a CSV.
 
-Imports sb3-contrib at the top: only :mod:`agents.train` imports this module, once training starts.
+Imports sb3-contrib at the top: only :mod:`agents.training.sb3` imports this module, once training starts.
 """
 
 from __future__ import annotations

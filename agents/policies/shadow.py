@@ -1,6 +1,6 @@
 """The blind twin of a game: where greedy and the move features look one move ahead.
 
-A heuristic (:mod:`agents.heuristics`) reads only what a player can see, but a move can turn a
+A heuristic (:mod:`agents.policies.heuristics`) reads only what a player can see, but a move can turn a
 card up (a dealt row, a stock card, a card freed or dealt by the move), and the heuristic of the
 position after it would read that card: a one-step look at a hidden card. So the afterstates a
 policy scores are those of a *shadow* game: the deal with its unseen cards dealt again in a fixed

@@ -1,10 +1,10 @@
 """The greedy baseline's knowledge of each game: a score for a position.
 
-One module per game, named like the game's rules module (``agents/heuristics/klondike.py`` for
+One module per game, named like the game's rules module (``agents/policies/heuristics/klondike.py`` for
 ``patience_gym/games/klondike.py``), defines ``heuristic(game) -> float``. A heuristic reads only
 what a player can see in the position it is given (counts of face-down cards, never their
 identity). The positions greedy scores are those a move reaches; where the move turns a card up,
-greedy scores the position in the game's shadow (:mod:`agents.shadow`), so the card read there is
+greedy scores the position in the game's shadow (:mod:`agents.policies.shadow`), so the card read there is
 a fixed guess, never the real one.
 """
 

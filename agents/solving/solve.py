@@ -16,7 +16,7 @@ evaluate`` reads these files to report each policy's share of the winnable deals
 solves again, with a larger budget, the deals a file labels unknown: their rows are replaced as
 chunks finish, a ``# deepened`` header line records the budget, and each row's ``nodes`` says
 what that deal used. ``--dive N`` looks for wins among the unknown deals another way
-(:mod:`agents.dive`).
+(:mod:`agents.solving.dive`).
 
 File format: ``#`` lines (the env, its rule options, the budget) then CSV rows
 ``seed,label,nodes,seconds,length,actions`` where ``actions`` is a winning line of action ids
@@ -28,14 +28,14 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.backends import map_chunks
-from agents.config import ConfigError
-from agents.labels import (
+from agents.common.backends import per_seed
+from agents.common.config import ConfigError, load
+from agents.solving.chunks import CHUNK, SolveConfig, existing_labels, parse_seeds, solved_chunks
+from agents.solving.dive import add_search_arguments, check_modes, search_mode
+from agents.solving.labels import (
     DEEPENED,
     FIELDS,
     LABELS_DIR,
@@ -53,81 +53,11 @@ from agents.labels import (
     summarize,
     write_rows,
 )
-from patience_gym.games import Variant, get_variant
+from patience_gym.games import get_variant
 from patience_gym.solver import Label, solve_deal
-
-#: Deals per task handed to a worker (and per write to the label file).
-CHUNK = 10
-
-
-@dataclass
-class SolveConfig:
-    """What ``patience-gym solve`` labels: a variant, its rule options, seeds and a budget."""
-
-    env: str
-    env_kwargs: dict[str, Any] = field(default_factory=dict)
-    seeds: str = "0:1000"
-    budget: int = 2_000_000
-    probe: int | None = None
-    """Nodes of the budget spent first on a limited discrepancy search for a win (docs/solver.md);
-    default a tenth of the budget, 0 for none."""
-    seconds: float | None = None
-    workers: int = 1
-    labels: str = str(LABELS_DIR)
-    backend: str = "local"
-    """``local`` (this process or a pool of ``workers``) or ``ray`` (Ray tasks; the scale extra)."""
-    address: str | None = None
-    """With ``backend: ray``: the cluster (``auto``, ``ray://HOST:10001``); default a local Ray."""
-
-    def __post_init__(self) -> None:
-        if isinstance(self.budget, bool) or self.budget <= 0:
-            raise ConfigError(f"the budget must be a positive number of nodes, got {self.budget}")
-        probe = self.probe
-        if probe is not None and (
-            isinstance(probe, bool) or not isinstance(probe, int) or not 0 <= probe <= self.budget
-        ):
-            raise ConfigError(
-                f"the probe must be a number of nodes from 0 to the budget ({self.budget}), got {probe!r}"
-            )
-        if self.seconds is not None and not self.seconds > 0:
-            raise ConfigError(f"seconds must be a positive time limit per deal, got {self.seconds}")
-        if self.workers < 1:
-            raise ConfigError(f"workers must be >= 1, got {self.workers}")
-        parse_seeds(self.seeds)
-        if self.backend not in ("local", "ray"):
-            raise ConfigError(f"backend must be local or ray, got {self.backend!r}")
-        if self.address is not None and self.backend != "ray":
-            raise ConfigError("an address names a Ray cluster: use it with --backend ray")
-
-    @property
-    def probe_nodes(self) -> int:
-        """The probe's share of the budget: ``probe``, or a tenth of the budget by default."""
-        return self.budget // 10 if self.probe is None else self.probe
-
-
-def parse_seeds(text: str) -> range:
-    """``"0:1000"`` (start inclusive, stop exclusive) or a single seed ``"7"``."""
-    parts = str(text).split(":")
-    try:
-        if len(parts) == 1:
-            start = int(parts[0])
-            stop = start + 1
-        elif len(parts) == 2:
-            start, stop = int(parts[0]), int(parts[1])
-        else:
-            raise ValueError
-    except ValueError:
-        raise ConfigError(f"seeds must be START:STOP (e.g. 0:1000) or one seed, got {text!r}") from None
-    if start < 0:
-        raise ConfigError(f"seeds must be >= 0, got {text!r}")
-    if stop <= start:
-        raise ConfigError(f"the seed range {text!r} is empty: STOP must be greater than START")
-    return range(start, stop)
 
 
 def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None, int]) -> list[Label]:
-    from agents.backends import per_seed
-
     env, options, seeds, budget, seconds, probe = task
     variant = get_variant(env)
     return per_seed(
@@ -136,57 +66,6 @@ def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None, 
             variant, options, seed=s, max_nodes=budget, max_seconds=seconds, probe_nodes=probe
         ),
     )
-
-
-def existing_labels(cfg: SolveConfig, flag: str) -> tuple[Variant, dict[str, Any], range, Path]:
-    """The variant, rule options, seeds and label file of ``cfg`` for ``flag`` (``--deepen``,
-    ``--dive``), which works on the unknown deals of a file that must exist already."""
-    variant = get_variant(cfg.env)
-    options = rule_options(variant, cfg.env_kwargs)
-    path = label_path(variant, options, cfg.labels)
-    if not path.exists():
-        raise ConfigError(
-            f"{flag} works on the unknown deals of {path}, which does not exist; label them first"
-        )
-    return variant, options, parse_seeds(cfg.seeds), path
-
-
-Progress = Callable[[list[Label]], None]
-
-
-def _progress(total: int, desc: str, enabled: bool) -> tuple[Progress, Callable[[], None]]:
-    if not enabled:
-        return (lambda labels: None), (lambda: None)
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return (lambda labels: None), (lambda: None)
-    bar = tqdm(total=total, desc=desc, unit="deal", leave=False, disable=None)
-    counts = {"won": 0, "lost": 0, "unknown": 0}
-
-    def update(labels: list[Label]) -> None:
-        for lb in labels:
-            counts[lb.label] += 1
-        bar.update(len(labels))
-        bar.set_postfix(counts)
-
-    return update, bar.close
-
-
-def solved_chunks(
-    cfg: SolveConfig, chunk: Callable[[Any], list[Label]], tasks: list[Any], desc: str, progress: bool
-) -> Iterator[list[Label]]:
-    """Each task's labels as its chunk finishes (on ``cfg``'s backend), with a progress bar over
-    the tasks' deals (each task's third item: its seeds)."""
-    update, close = _progress(sum(len(t[2]) for t in tasks), desc, progress)
-    try:
-        for _, labels in map_chunks(
-            chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address
-        ):
-            yield labels
-            update(labels)
-    finally:
-        close()
 
 
 def label_seeds(
@@ -318,43 +197,15 @@ def add_arguments(p: Any) -> None:
         action="store_true",
         help="solve again, with --budget (above the file's), the deals the label file calls unknown",
     )
-    p.add_argument(
-        "--dive",
-        type=int,
-        metavar="N",
-        help="look for wins among the deals the label file calls unknown by diving, N nodes a move "
-        "(agents/dive.py); finds wins only",
-    )
-    p.add_argument(
-        "--nested",
-        action="store_true",
-        help="look for wins among the unknown deals by nested rollouts (agents/dive.py); finds wins only",
-    )
-    p.add_argument(
-        "--play",
-        metavar="SPEC",
-        help="look for wins among the unknown deals by playing a policy (e.g. rollout:16, planner:..., "
-        "ppo:<model>); its wins are winning lines",
-    )
-    p.add_argument(
-        "--beam",
-        type=int,
-        metavar="W",
-        help="look for wins among the unknown deals by a layered beam search "
-        "of width W, --budget nodes a deal (agents/dive.py; Light and Shade, Anna)",
-    )
+    add_search_arguments(p)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
 
 def run(args: Any) -> int:
-    from agents.config import load
-
     keys = ("env", "seeds", "budget", "probe", "seconds", "workers", "labels", "backend", "address")
     flags = {k: getattr(args, k) for k in keys}
     cfg = load(SolveConfig, args.config, args.set, **flags)
-    from agents.dive import check_modes, search_mode
-
     check_modes(args)
     dive, play = getattr(args, "dive", None), getattr(args, "play", None)
     nested, width = getattr(args, "nested", False), getattr(args, "beam", None)

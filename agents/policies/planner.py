@@ -6,7 +6,7 @@ among their places), asks the perfect-information solver (:func:`patience_gym.so
 to win each such deal from the current position, and takes the first move the winning lines vote
 for most (ties: the lowest action id). This is hindsight optimisation, the determinized planning
 of Bjarnason, Fern and Tadepalli (2009) in its simplest form. When no sample is won within the
-node budget, it plays the greedy baseline's move (:class:`agents.policies.GreedyPolicy`).
+node budget, it plays the greedy baseline's move (:class:`agents.policies.base.GreedyPolicy`).
 
 Plans are reused: the winning lines that agreed with the move taken are followed while they still
 win. After a card turns up, a line's sampled deal may have guessed it wrong; the deal is then
@@ -68,9 +68,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.move_features import rollout_totals
-from agents.policies import GreedyPolicy, Trial, greedy_pick
-from agents.shadow import SHADOW_SEED
+from agents.policies.base import GreedyPolicy, Trial, greedy_pick
+from agents.policies.features import rollout_totals
+from agents.policies.shadow import SHADOW_SEED
 from patience_gym.determinize import agrees, consistent_deck, repaired_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import make_game
@@ -303,7 +303,7 @@ def spec_help() -> str:
     return "planner[:" + ",".join(f"{k}={d}" for k, (d, _) in SETTINGS.items()) + "]"
 
 
-def make_planner(settings: str) -> PlannerPolicy:
-    """The planner of a spec's settings (``""`` for the defaults)."""
-    kwargs: dict[str, Any] = parse_planner_spec(settings)
+def make_planner(settings: str | None = None) -> PlannerPolicy:
+    """The planner of a spec's settings (``""`` or ``None`` for the defaults)."""
+    kwargs: dict[str, Any] = parse_planner_spec(settings or "")
     return PlannerPolicy(**kwargs)

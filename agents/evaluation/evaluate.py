@@ -6,7 +6,7 @@ with the same number.
 
 ::
 
-    from agents.evaluate import evaluate, format_table
+    from agents.evaluation.evaluate import evaluate, format_table
 
     greedy = evaluate("Klondike-v0", "greedy", episodes=200)            # a spec string
     mine = evaluate("Klondike-v0", lambda env, obs: int(env.action_masks().argmax()), episodes=200)
@@ -27,8 +27,9 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.backends import ChunkError, ChunkFailure, map_chunks
-from agents.policies import Policy, make_policy
+from agents.common.backends import ChunkError, ChunkFailure, map_chunks
+from agents.policies.base import Policy
+from agents.registry import make_policy
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
 
@@ -52,7 +53,7 @@ PolicyLike = str | Policy | Callable[[PatienceEnv, np.ndarray], int]
 
 
 def as_policy(policy: PolicyLike) -> Policy:
-    """A spec string (see :func:`~agents.policies.make_policy`), an object with ``name``,
+    """A spec string (see :func:`~agents.registry.make_policy`), an object with ``name``,
     ``reset(seed)`` and ``__call__(env, obs)``, or a function ``f(env, obs) -> action``."""
     if isinstance(policy, str):
         return make_policy(policy)
@@ -102,8 +103,8 @@ class Result:
     seconds: float = 0.0
     episodes: list[Episode] = field(default_factory=list, repr=False)
     winnable: Any = None
-    """Set by :func:`agents.labels.attach_labels` where the deals have solver labels: a
-    :class:`agents.labels.WinnableShare` (winnable deals in the sample, wins among them)."""
+    """Set by :func:`agents.solving.labels.attach_labels` where the deals have solver labels: a
+    :class:`agents.solving.labels.WinnableShare` (winnable deals in the sample, wins among them)."""
 
     @property
     def win_rate(self) -> float:
@@ -138,7 +139,7 @@ def play_episodes(
 ) -> list[Episode]:
     """Play the episodes ``indices`` (deal ``seed + i``) in this process.
 
-    An episode that raises stops the chunk with :class:`~agents.backends.ChunkFailure` naming the
+    An episode that raises stops the chunk with :class:`~agents.common.backends.ChunkFailure` naming the
     env, the deal's seed and the episode, whichever process or machine it ran on."""
     env = gym.make(f"patience_gym/{env_name}", **env_kwargs)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
@@ -213,7 +214,7 @@ def evaluate(
     ``f(env, obs) -> action``; an object or function is copied to each worker, so with
     ``workers > 1`` it must pickle.
 
-    ``backend="ray"`` plays the chunks of episodes as Ray tasks (:func:`agents.backends.map_chunks`:
+    ``backend="ray"`` plays the chunks of episodes as Ray tasks (:func:`agents.common.backends.map_chunks`:
     the cluster at ``address``, or a local Ray with ``workers`` CPUs); the result is the same as
     the local backend's, episode for episode. An episode that raises ends the evaluation with
     :class:`EvaluationError`, naming its seed and keeping the episodes already played.

@@ -127,11 +127,11 @@ def collect(
     first_seed: int = IMITATION_DEAL_SEED,
 ) -> Demonstrations:
     """Play ``teacher`` on ``episodes`` deals (``first_seed`` up) and record every decision (with
-    ``move_features``, the observations carry :mod:`agents.move_features`' numbers, as the trained
+    ``move_features``, the observations carry :mod:`agents.policies.features`' numbers, as the trained
     policy's do). With a ``student`` (a MaskablePPO model), the student plays, deterministically,
     and the teacher's advice at each of its decisions is recorded (a DAgger round); ``wins`` then
     counts the student's wins."""
-    from agents.policies import make_policy
+    from agents.registry import make_policy
 
     policy: Any = make_policy(teacher)
     if student is not None and not hasattr(policy, "advise"):
@@ -139,7 +139,7 @@ def collect(
     who = teacher if student is None else f"the policy (advised by {teacher})"
     env = gym.make(env_id, reward=reward, **env_kwargs)
     if move_features:
-        from agents.move_features import MoveFeatures
+        from agents.policies.features import MoveFeatures
 
         env = MoveFeatures(env, rollout_features)
     parts: list[Demonstrations] = []

@@ -30,8 +30,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.config import ConfigError
-from agents.labels import header_lines, read_labels, rule_options, write_rows
+from agents.common.backends import per_seed
+from agents.common.config import ConfigError
+from agents.solving.chunks import CHUNK, existing_labels, solved_chunks
+from agents.solving.labels import header_lines, read_labels, rule_options, write_rows
 from patience_gym.games import get_variant
 from patience_gym.solver import Label, beam, dive, has_beam_layers, nested_rollout
 
@@ -46,29 +48,20 @@ BEAMED = (
     "# beam: unknown deals searched again by a layered beam of width {width} ({nodes} nodes); still unknown:"
 )
 
-#: Deals per task handed to a worker (and per rewrite of the label file).
-CHUNK = 10
-
 
 def _dive_chunk(task: tuple[str, dict[str, Any], list[int], int]) -> list[Label]:
-    from agents.backends import per_seed
-
     env, options, seeds, nodes = task
     variant = get_variant(env)
     return per_seed(seeds, lambda s: dive(variant, options, seed=s, move_nodes=nodes))
 
 
 def _nested_chunk(task: tuple[str, dict[str, Any], list[int], int]) -> list[Label]:
-    from agents.backends import per_seed
-
     env, options, seeds, _ = task
     variant = get_variant(env)
     return per_seed(seeds, lambda s: nested_rollout(variant, options, seed=s))
 
 
 def _beam_chunk(task: tuple[str, dict[str, Any], list[int], tuple[int, int, float]]) -> list[Label]:
-    from agents.backends import per_seed
-
     env, options, seeds, (width, nodes, seconds) = task
     variant = get_variant(env)
     return per_seed(
@@ -77,8 +70,6 @@ def _beam_chunk(task: tuple[str, dict[str, Any], list[int], tuple[int, int, floa
 
 
 def _play_chunk(task: tuple[str, dict[str, Any], list[int], str]) -> list[Label]:
-    from agents.backends import per_seed
-
     env, options, seeds, spec = task
     return per_seed(seeds, lambda s: played(env, options, s, spec))
 
@@ -88,8 +79,8 @@ def played(env: str, options: dict[str, Any], seed: int, spec: str) -> Label:
     actions it played when it wins (a line that replays to a win by construction), else unknown."""
     import gymnasium as gym
 
-    from agents.evaluate import play_one
-    from agents.policies import make_policy
+    from agents.evaluation.evaluate import play_one
+    from agents.registry import make_policy
 
     start = time.perf_counter()
     game_env = gym.make(get_variant(env).env_id, **options)
@@ -114,7 +105,7 @@ def _searched_line(head: list[str], prefix: str) -> tuple[int, set[int]]:
 def dive_unknown(cfg: Any, nodes: int, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
     """Dive (``nodes`` a move) into every deal of ``cfg.seeds`` that the label file calls unknown and
     that no dive of ``nodes`` has tried; return the path, the labels of ``cfg.seeds`` and how many
-    deals were dived. ``cfg`` is a :class:`agents.solve.SolveConfig` (its budget is not used)."""
+    deals were dived. ``cfg`` is a :class:`agents.solving.chunks.SolveConfig` (its budget is not used)."""
     if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes <= 0:
         raise ConfigError(f"--dive takes the nodes a move as a positive integer, got {nodes!r}")
     return search_unknown(cfg, "--dive", DIVED.format(nodes=nodes), _dive_chunk, nodes, progress)
@@ -129,7 +120,7 @@ def nested_unknown(cfg: Any, *, progress: bool = True) -> tuple[Path, dict[int, 
 def play_unknown(cfg: Any, spec: str, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
     """:func:`dive_unknown` with the policy ``spec`` playing each unknown deal (:func:`played`): a
     game it wins is a winning line, whatever the policy read."""
-    from agents.policies import make_policy
+    from agents.registry import make_policy
 
     try:
         make_policy(spec)
@@ -160,8 +151,6 @@ def search_unknown(
     """Run ``chunk`` over the deals of ``cfg.seeds`` the label file calls unknown and that the search
     named by the header line ``prefix`` has not tried; a won deal's row is replaced, the others are
     named on that header line, and the file is rewritten after every chunk (so a run resumes)."""
-    from agents.solve import existing_labels, solved_chunks
-
     variant, options, seeds, path = existing_labels(cfg, flag)
     head = header_lines(path)
     at, tried = _searched_line(head, prefix)
@@ -178,6 +167,40 @@ def search_unknown(
         head[at] = " ".join([prefix, *map(str, sorted(tried))])
         write_rows(path, head, done)
     return path, {s: done[s] for s in seeds if s in done}, len(todo)
+
+
+#: The flags of ``patience-gym solve`` that search a label file's unknown deals again, with their
+#: arguments for argparse (in the order ``--help`` lists them).
+SEARCH_FLAGS: dict[str, dict[str, Any]] = {
+    "--dive": {
+        "type": int,
+        "metavar": "N",
+        "help": "look for wins among the deals the label file calls unknown by diving, N nodes a move "
+        "(agents/solving/dive.py); finds wins only",
+    },
+    "--nested": {
+        "action": "store_true",
+        "help": "look for wins among the unknown deals by nested rollouts (agents/solving/dive.py); "
+        "finds wins only",
+    },
+    "--play": {
+        "metavar": "SPEC",
+        "help": "look for wins among the unknown deals by playing a policy (e.g. rollout:16, "
+        "planner:..., ppo:<model>); its wins are winning lines",
+    },
+    "--beam": {
+        "type": int,
+        "metavar": "W",
+        "help": "look for wins among the unknown deals by a layered beam search of width W, --budget "
+        "nodes a deal (agents/solving/dive.py; Light and Shade, Anna)",
+    },
+}
+
+
+def add_search_arguments(p: Any) -> None:
+    """Add :data:`SEARCH_FLAGS` to ``patience-gym solve``'s parser ``p``."""
+    for flag, kwargs in SEARCH_FLAGS.items():
+        p.add_argument(flag, **kwargs)
 
 
 def check_modes(args: Any) -> None:

@@ -11,7 +11,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agents.config import ConfigError, load
+from agents.common.config import ConfigError, load
 
 #: Deal seeds below this are reserved for evaluation (``patience-gym evaluate``, the results table).
 HELD_OUT_SEEDS = 500_000
@@ -76,13 +76,13 @@ class TrainConfig:
     ``target_kl``, ``device``, ...). ``learning_rate`` and ``clip_range`` also take rl-zoo3's
     ``lin_<value>`` for a linear decay to 0."""
     imitation: dict[str, Any] = field(default_factory=dict)
-    """Warm start by behaviour cloning of a teacher before PPO (:mod:`agents.imitation`):
+    """Warm start by behaviour cloning of a teacher before PPO (:mod:`agents.training.imitation`):
     ``{teacher: greedy, episodes: 300, epochs: 20, batch_size: 256, learning_rate: 1.0e-3,
     value: true, dagger: 0, dagger_episodes: 100, dagger_epochs: 3}`` (``dagger``: rounds in which
     the policy plays and the teacher advises, then the policy is trained again on all the advice);
     empty (the default): PPO starts from scratch."""
     move_features: bool = False
-    """Append what each move does to the observation (:mod:`agents.move_features`: legal, cards
+    """Append what each move does to the observation (:mod:`agents.policies.features`: legal, cards
     gained, heuristic change, visits of the position it leads to this episode, ...), so that the
     policy can see where a move leads and avoid cycles as greedy does. ``ppo:<model>`` rebuilds
     them when it plays."""
@@ -90,12 +90,12 @@ class TrainConfig:
     """With ``move_features`` and ``policy: move_scorer``: roll every legal move out this many times
     on deals consistent with what the player has seen, and add three columns per move (the
     rollouts' average foundation cards, its gap to the best move's, the rollout choice;
-    :mod:`agents.move_features`). 0 (the default): no rollouts. The look-ahead is the base policy's,
+    :mod:`agents.policies.features`). 0 (the default): no rollouts. The look-ahead is the base policy's,
     computed in the native engine, not learnt; ``rollout:N`` plays its choice alone."""
     policy: Literal["mlp", "move_scorer"] = "mlp"
     """``mlp``: sb3's flat MLP over the observation, one output per action. ``move_scorer``
     (needs ``move_features``): each action's logit adds a small MLP shared by all actions scoring
-    that move's features (:mod:`agents.move_scorer`)."""
+    that move's features (:mod:`agents.policies.move_scorer`)."""
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
     """``MaskableActorCriticPolicy`` arguments, e.g. ``{net_arch: [256, 256], activation_fn: relu}``
     (``activation_fn`` by name: relu, tanh, elu, leaky_relu, gelu, silu); with ``policy:
@@ -135,7 +135,7 @@ def check_config(cfg: TrainConfig) -> None:
     check_policy_kwargs(cfg.policy_kwargs)
     _check_policy(cfg)
     if cfg.imitation:
-        from agents.imitation import check_imitation
+        from agents.training.imitation import check_imitation
 
         try:
             check_imitation(cfg.imitation)

@@ -10,8 +10,9 @@ so an illegal action is never sampled, in training or in play.
     patience-gym train configs/rllib/nestor.yaml --trainer rllib
     patience-gym evaluate --env Nestor-v0 --policy rllib:runs/rllib/nestor
 
-Ray and RLlib are imported inside the functions that need them: importing this module (and so
-the policies' spec parser) costs nothing without the extra.
+This module trains; playing a trained checkpoint is :mod:`agents.policies.rllib`. Ray and RLlib
+are imported inside the functions that need them: importing this module costs nothing without the
+extra.
 """
 
 from __future__ import annotations
@@ -19,25 +20,20 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 
-from agents.backends import connect_ray, require_scale
-from agents.config import ConfigError
-from patience_gym.env import PatienceEnv
+from agents.common.backends import connect_ray
+from agents.common.config import ConfigError
 
 if TYPE_CHECKING:
-    from agents.rllib_config import RLlibConfig
+    from agents.training.rllib_config import RLlibConfig
 
 #: The name RLlib knows our environments by (the variant travels in ``env_config``).
 ENV_NAME = "patience_gym_masked"
-
-#: Where an RLlib algorithm checkpoint keeps the trained policy.
-MODULE_PATH = Path("learner_group", "learner", "rl_module", "default_policy")
 
 MaskedObs = dict[str, np.ndarray]
 
@@ -81,7 +77,7 @@ def make_env(ctx: dict[str, Any]) -> gym.Env[MaskedObs, Any]:
     the runner's ``worker_index`` as an attribute). Sub-environment ``rank`` (runner by runner)
     deals ``first_deal + rank``, then every ``envs``-th seed: no two share a deal."""
     import patience_gym  # noqa: F401  (registers the ids; a Ray worker starts bare)
-    from agents.envs import DealSeeds, RevisitPenalty
+    from agents.common.wrappers import DealSeeds, RevisitPenalty
 
     runner = int(getattr(ctx, "worker_index", 0))
     per_runner = int(ctx["num_envs_per_env_runner"])
@@ -173,75 +169,3 @@ def _asdict(cfg: RLlibConfig) -> dict[str, Any]:
     import dataclasses
 
     return dataclasses.asdict(cfg)
-
-
-# ---- playing a trained policy -----------------------------------------------------------------------
-
-
-def resolve_module_path(path: str | Path) -> Path:
-    """The trained module in a run folder (its ``checkpoint/``), an algorithm checkpoint or the
-    module's own folder."""
-    p = Path(path)
-    for candidate in (p / "checkpoint" / MODULE_PATH, p / MODULE_PATH, p):
-        if (candidate / "module_state.pkl").is_file() or (candidate / "module_state.pt").is_file():
-            return candidate
-    if not p.exists():
-        raise ValueError(f"rllib:{path}: no such checkpoint folder")
-    raise ValueError(
-        f"rllib:{path}: no trained module found (a run folder, an RLlib checkpoint or its "
-        f"{MODULE_PATH} folder)"
-    )
-
-
-@lru_cache(maxsize=8)
-def _load(path: str, mtime: float) -> Any:
-    import torch
-    from ray.rllib.core.rl_module.rl_module import RLModule
-
-    torch.set_num_threads(1)  # one small forward pass per move: threads only add overhead
-    module: Any = RLModule.from_checkpoint(path)
-    module.eval()  # a torch module: inference mode
-    return module
-
-
-class RLlibPolicy:
-    """Plays the trained module's most likely legal action (masked logits, deterministic).
-
-    The module is loaded once per process (cached by path and modification time); playing needs
-    RLlib and torch but no running Ray.
-    """
-
-    def __init__(self, path: str | Path) -> None:
-        require_scale(f"policy 'rllib:{path}'")
-        self.path = resolve_module_path(path)
-        self.name = f"rllib:{path}"
-        state = next(self.path.glob("module_state.*"))
-        self.module = _load(str(self.path.resolve()), state.stat().st_mtime)
-        space = self.module.observation_space
-        self.obs_shape = space["observations"].shape if isinstance(space, gym.spaces.Dict) else space.shape
-        self.n_actions = int(self.module.action_space.n)
-
-    def reset(self, seed: int) -> None:
-        """Deterministic: nothing to reseed."""
-
-    def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
-        import torch
-        from ray.rllib.core.columns import Columns
-
-        if obs.shape != self.obs_shape or env.game.n_actions != self.n_actions:
-            raise ValueError(
-                f"{self.name} was trained on observations {self.obs_shape} and {self.n_actions} "
-                f"actions; this env has {obs.shape} and {env.game.n_actions}"
-            )
-        mask = env.action_masks()
-        batch = {
-            Columns.OBS: {
-                "observations": torch.from_numpy(obs[None]),
-                "action_mask": torch.from_numpy(mask[None].astype(np.float32)),
-            }
-        }
-        with torch.no_grad():
-            logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
-        # The module has masked the logits already; masking again costs nothing and keeps an
-        # illegal action out even if a checkpoint's module were built without the mask.
-        return int(np.flatnonzero(mask)[np.argmax(logits[mask])])

@@ -1,4 +1,7 @@
-"""Baseline policies. A policy maps the live environment to an action id.
+"""The policy protocol and the baseline policies, random and greedy, with greedy's one-step
+look-ahead (:func:`look_ahead`, :func:`greedy_pick`) that the move features and the planner share.
+A policy maps the live environment to an action id; :func:`agents.registry.make_policy` builds one
+from a spec string.
 
 Every policy takes the unwrapped :class:`~patience_gym.env.PatienceEnv` (for the mask and, for the
 greedy one, the rules core) and the observation; it must pick a legal action.
@@ -12,8 +15,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from agents.heuristics import heuristic_for
-from agents.shadow import Shadow
+from agents.policies.heuristics import heuristic_for
+from agents.policies.shadow import Shadow
 from patience_gym.core.game import Game
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
@@ -62,7 +65,7 @@ def look_ahead(
     game: Game[Any], shadow: Callable[[], Game[Any]], mask: np.ndarray, visits: dict[object, int]
 ) -> list[Trial]:
     """Every legal move of ``game`` (ascending ids) tried on a clone of it. A move that turns a card
-    up is scored in the position's shadow (``shadow()``, :mod:`agents.shadow`), so that card is
+    up is scored in the position's shadow (``shadow()``, :mod:`agents.policies.shadow`), so that card is
     never read; any other move reaches a position that agrees with its shadow's on everything the
     player sees, which is all a heuristic reads, so it is scored where it is."""
     heuristic = heuristic_for(type(game))
@@ -90,7 +93,7 @@ def greedy_pick(trials: Sequence[Trial]) -> int:
 
 
 class GreedyPolicy:
-    """One-step lookahead on the variant's heuristic (:mod:`agents.heuristics`).
+    """One-step lookahead on the variant's heuristic (:mod:`agents.policies.heuristics`).
 
     Each legal action is tried and scored; the best score wins, ties go to the lowest action id
     (variants order their tables with this in mind). A cycle guard counts the visits to each
@@ -98,7 +101,7 @@ class GreedyPolicy:
     equally scored positions walks through them all instead of bouncing between two.
 
     It never reads a hidden card: a move that turns a card up is scored where it leads in the
-    game's *shadow* (:mod:`agents.shadow`, the deal with its unseen cards dealt again in a fixed
+    game's *shadow* (:mod:`agents.policies.shadow`, the deal with its unseen cards dealt again in a fixed
     order), so that card is a guess, the same whatever the real card is (:func:`look_ahead`).
     The shadow is replayed from the moves of the episode: greedy learns each of its own moves
     from the position it finds at its next call, and is told of moves it did not choose with
@@ -159,39 +162,3 @@ class GreedyPolicy:
             self.history.append(action)
             self._leads_to = None
         self.visits[key] = self.visits.get(key, 0) + 1
-
-
-BUILTIN: dict[str, type[Policy]] = {"random": RandomPolicy, "greedy": GreedyPolicy}
-
-
-def make_policy(spec: str) -> Policy:
-    """``random``, ``greedy``,
-    ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0]`` (the
-    determinized solver planner of :mod:`agents.planner`; any subset of its settings),
-    ``rollout[:N]`` (the best move by N rollouts of a native base policy on sampled deals:
-    :class:`agents.move_features.RolloutPolicy`), ``ppo:<path to a saved MaskablePPO model>`` or
-    ``rllib:<RLlib run folder or checkpoint>``."""
-    if spec in BUILTIN:
-        return BUILTIN[spec]()
-    if spec == "planner" or spec.startswith("planner:"):
-        from agents.planner import make_planner  # here: the planner builds on GreedyPolicy
-
-        return make_planner(spec[len("planner:") :])
-    if spec == "rollout" or spec.startswith("rollout:"):
-        from agents.move_features import make_rollout_policy  # here: the features build on greedy
-
-        return make_rollout_policy(None if spec == "rollout" else spec[len("rollout:") :])
-    if spec.startswith("ppo:"):
-        from agents.ppo import PPOPolicy  # needs the train extra (torch, sb3-contrib)
-
-        return PPOPolicy(spec[4:])
-    if spec.startswith("rllib:"):
-        from agents.rllib import RLlibPolicy  # RLlib itself is imported by the policy (scale extra)
-
-        return RLlibPolicy(spec[6:])
-    from agents.planner import spec_help
-
-    raise ValueError(
-        f"unknown policy {spec!r}; use one of {', '.join(BUILTIN)}, {spec_help()}, rollout[:N], "
-        "ppo:<model path> or rllib:<checkpoint>"
-    )

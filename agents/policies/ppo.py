@@ -5,11 +5,11 @@
     import gymnasium as gym
     import patience_gym  # registers the ids
     from sb3_contrib import MaskablePPO
-    from agents.move_features import MoveFeatures
+    from agents.policies.features import MoveFeatures
 
     model = MaskablePPO.load("runs/ppo/nestor/best_model.zip", device="cpu")
     # The shipped configs train with move_features: true, so the model reads the observation with
-    # each legal move's features appended (agents/move_features.py), most with rollout_features: 16
+    # each legal move's features appended (agents/policies/features.py), most with rollout_features: 16
     # (the model keeps the count); without move features, drop the wrapper.
     rollouts = getattr(model.policy, "feature_rollouts", 0)
     env = MoveFeatures(gym.make("patience_gym/Nestor-v0"), rollouts=rollouts)
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.move_features import MoveFeaturizer, feature_size
+from agents.policies.features import MoveFeaturizer, feature_size
 from patience_gym.env import PatienceEnv
 
 
@@ -55,7 +55,16 @@ def _load(path: str, mtime: float) -> Any:
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)  # one small forward pass per move: threads only add overhead
-    return MaskablePPO.load(path, device="cpu")
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except ModuleNotFoundError as exc:
+        if exc.name != "agents.move_scorer":
+            raise
+    # A model saved before the agents moved into rooms names its network by the old module path;
+    # hand SB3 the class where it lives now.
+    from agents.policies.move_scorer import MoveScorerPolicy
+
+    return MaskablePPO.load(path, device="cpu", custom_objects={"policy_class": MoveScorerPolicy})
 
 
 class PPOPolicy:
@@ -69,7 +78,7 @@ class PPOPolicy:
     """
 
     def __init__(self, path: str | Path) -> None:
-        from agents.extras import require
+        from agents.common.extras import require
 
         require("train", f"policy 'ppo:{path}'")  # one line naming the extra, not an ImportError
         self.path = resolve_model_path(path)

@@ -1,14 +1,14 @@
 """What each legal move does, as a few numbers per action: the input of PPO's move scorer.
 
 A flat network over the observation cannot see where a move leads, nor how often the episode has
-been there; greedy (:class:`agents.policies.GreedyPolicy`) sees both, and its cycle guard is what
+been there; greedy (:class:`agents.policies.base.GreedyPolicy`) sees both, and its cycle guard is what
 keeps it from bouncing between two positions until the step limit. :class:`MoveFeaturizer` gives
 a policy the same facts, for every action ``a`` (all zero when ``a`` is illegal):
 
 =====  ===========================================================================================
 0      1: the action is legal
 1      foundation cards the move gains (capped at 8)
-2      the variant's heuristic (:mod:`agents.heuristics`) after the move minus now, over 10
+2      the variant's heuristic (:mod:`agents.policies.heuristics`) after the move minus now, over 10
 3      ``log1p`` of the decisions taken in the position the move leads to, this episode
 4      1: the move leads to a position not yet met this episode
 5      1: the move leads back to the position of the previous decision (it undoes the last move)
@@ -34,15 +34,15 @@ The consistent deals are drawn from a generator seeded by the decision's index i
 policy and a wrapper that see the same game compute the same numbers.
 
 **Nothing hidden is read.** A move that turns a card up is scored in the game's *shadow*
-(:mod:`agents.shadow`: the deal with its unseen cards dealt again in a fixed order), so that card
-is never looked at (:func:`agents.policies.look_ahead`); greedy scores the same way, and column 6
-is its choice (:func:`agents.policies.greedy_pick`). Visits are counted on the real positions'
+(:mod:`agents.policies.shadow`: the deal with its unseen cards dealt again in a fixed order), so that card
+is never looked at (:func:`agents.policies.base.look_ahead`); greedy scores the same way, and column 6
+is its choice (:func:`agents.policies.base.greedy_pick`). Visits are counted on the real positions'
 keys, compared and never read (as greedy does): two deals that differ only in unseen cards pass
 through positions that are equal, or not, alike.
 
 :class:`MoveFeatures` is the Gymnasium wrapper that appends the features to the observation
 (a flat ``Box``: observation then ``n_actions * K``) and counts visits per episode; the trained
-policy (:class:`agents.ppo.PPOPolicy`) rebuilds the same features when it plays.
+policy (:class:`agents.policies.ppo.PPOPolicy`) rebuilds the same features when it plays.
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.heuristics import heuristic_for
-from agents.policies import Trial, greedy_pick, look_ahead
-from agents.shadow import Shadow
+from agents.policies.base import Trial, greedy_pick, look_ahead
+from agents.policies.heuristics import heuristic_for
+from agents.policies.shadow import Shadow
 from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
@@ -169,42 +169,6 @@ def rollout_totals(
 def feature_size(n_actions: int, rollouts: int = 0) -> int:
     """How many numbers :class:`MoveFeatures` appends for a variant with ``n_actions`` actions."""
     return n_actions * features_per_action(rollouts)
-
-
-class RolloutPolicy:
-    """The rollout choice (column 9 of the module docstring's table) at every decision: among the
-    moves greedy's cycle guard allows, the one whose ``rollouts`` rollouts end with the most
-    foundation cards on average; ties go to greedy's choice. Spec ``rollout`` or ``rollout:N``.
-
-    It reads what the move features read: the legal moves, visits compared by key, consistent
-    deals that hold the real cards only where the player has seen them. Its choices therefore never
-    depend on a hidden card (tests/test_move_features.py plays two deals that differ only there).
-    """
-
-    def __init__(self, rollouts: int = 16) -> None:
-        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-            raise ValueError(f"policy 'rollout:N' needs N a positive whole number, got {rollouts!r}")
-        self.featurizer = MoveFeaturizer(rollouts)
-        self.name = f"rollout:{rollouts}"
-
-    def reset(self, seed: int) -> None:
-        """Deterministic: the episode's visits start afresh, nothing else to reseed."""
-        self.featurizer.reset()
-
-    def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
-        features = self.featurizer(env).reshape(-1, K_ROLLOUT)
-        action = int(np.argmax(features[:, 9]))
-        self.featurizer.played(action)
-        return action
-
-
-def make_rollout_policy(settings: str | None) -> RolloutPolicy:
-    """``rollout`` (``None``: 16 rollouts) or ``rollout:N``; anything else is refused with what is allowed."""
-    if settings is None:
-        return RolloutPolicy()
-    if not settings.isdigit() or int(settings) < 1:
-        raise ValueError(f"policy 'rollout:{settings}': N must be a positive whole number, e.g. rollout:16")
-    return RolloutPolicy(int(settings))
 
 
 class MoveFeatures(gym.Wrapper[np.ndarray, Any, np.ndarray, Any]):
