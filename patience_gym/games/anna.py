@@ -253,8 +253,7 @@ class Anna(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(len(TABLE), dtype=bool)
+    def mark_legal(self, mask: np.ndarray) -> None:
         mask[_TURN] = self._may_turn()
         mask[_REDEAL] = self._may_redeal()
         if self.talon:
@@ -270,7 +269,6 @@ class Anna(Game[Kind]):
                 for j, a in _MARRIAGES_FROM[i]:
                     if onto[j][c]:
                         mask[a] = True
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:  # in is_legal's order

@@ -249,8 +249,7 @@ class Babette(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(len(TABLE), dtype=bool)
+    def mark_legal(self, mask: np.ndarray) -> None:
         fits = self.fits
         for p, x in self.available_places():
             up, down = SUIT_PILES[x]
@@ -260,7 +259,6 @@ class Babette(Game[Kind]):
                 mask[_DOWN0 + p] = True
         mask[_DEAL] = self._may_deal()
         mask[_REDEAL] = self._may_redeal()
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:

@@ -223,9 +223,8 @@ class Congress(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, computed place by place instead of id by id."""
-        mask = np.zeros(len(TABLE), dtype=bool)
         lasts, tops = top_cards(self.rivers), top_cards(self.helps)
         foundation_for = self._foundation_for
         from_rivers = [self._help_takes_from_rivers(h) for h in range(N_HELPS)]
@@ -245,7 +244,6 @@ class Congress(Game[Kind]):
                 mask[a] = True
         mask[_REFILL] = self._may_refill()
         mask[_DEAL] = self._may_deal()
-        return mask
 
     def _refill(self) -> None:
         """River gaps from the uppermost row down, left to right; then help gaps 0-3."""

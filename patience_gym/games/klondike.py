@@ -242,7 +242,7 @@ class Klondike(Game[Kind]):
                 takers.setdefault(c, []).append(j)
         return takers
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, enumerated by card instead of id by id: each pile's last
         card takes one of two cards (one rank lower, other colour), an empty pile a king, so
         indexing the takers by card turns the 42 pile-to-pile checks into a look-up per card that
@@ -266,9 +266,7 @@ class Klondike(Game[Kind]):
                 for j in takers.get(pile[k], ()):  # j != i: a pile never takes its own cards
                     if not self._only_swaps(i, j):
                         legal.append(row[j])
-        mask = np.zeros(len(TABLE), dtype=bool)
         mask[legal] = True
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:

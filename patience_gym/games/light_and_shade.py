@@ -250,9 +250,8 @@ class LightAndShade(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, computed place by place instead of id by id."""
-        mask = np.zeros(len(TABLE), dtype=bool)
         for i, pile in enumerate(self.aux):
             if pile:
                 mask[_AUX_F0 + i] = self._foundation_for(pile[-1]) >= 0
@@ -271,7 +270,6 @@ class LightAndShade(Game[Kind]):
                 mask[_TALON_A0 + a] = self._aux_takes_from_talon(a)[tc]
         mask[_TURN] = self._may_turn()
         mask[_REDEAL] = self._may_redeal()
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:  # the turn first, as in is_legal

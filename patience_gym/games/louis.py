@@ -271,7 +271,7 @@ class Louis(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, enumerated source by source."""
         tops, takes = self.tops(), self.takes()
         ids: list[int] = []
@@ -287,9 +287,7 @@ class Louis(Game[Kind]):
             ids.append(_DEAL)
         if self._may_redeal():
             ids.append(_REDEAL)
-        mask = np.zeros(len(TABLE), dtype=bool)
         mask[ids] = True
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:

@@ -185,13 +185,11 @@ class Nestor(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(len(TABLE), dtype=bool)
+    def mark_legal(self, mask: np.ndarray) -> None:
         pairs = self._pairs()
         for a in pairs:
             mask[a] = True
         mask[_TURN] = self._may_turn(bool(pairs))
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:

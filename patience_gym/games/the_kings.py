@@ -289,7 +289,7 @@ class TheKings(Game[Kind]):
                     by_rank[rank] = [j]
         return by_rank
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, from the eight outermost cards at once: what the
         foundations and each row take is asked once, not once per move."""
         to_foundation = self._foundations_take()
@@ -303,9 +303,7 @@ class TheKings(Game[Kind]):
                 if several not in taking:
                     taking[several] = self._rows_taking(several)
                 legal += [_ROW_TO_ROW[i, j] for j in taking[several].get(RANK[c], ()) if j != i]
-        mask = np.zeros(len(TABLE), dtype=bool)
         mask[legal] = True
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         src = self.rows[move.src]
