@@ -20,8 +20,11 @@ deals winnable by a player who sees every card, and each policy's wins among the
 refreshes the winnable rows after new labels.
 
 Writes ``results/results.md`` (a Markdown table, with a plain verdict per variant) and
-``results/results.json``. Rows for variants not run this time are kept from the previous JSON, so
-variants can be (re)done one at a time.
+``results/results.json``: the one generated copy of the table (the README links to it). A PPO row
+names what it measures: ``ppo+rollouts (clone of rollout:16)`` where the model cloned a teacher
+whose rollouts it reads as features, ``ppo (clone of greedy)``, or ``ppo (from scratch)``.
+Rows for variants not run this time are kept from the previous JSON, so variants can be (re)done
+one at a time.
 """
 
 from __future__ import annotations
@@ -142,7 +145,12 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
             row["train_timesteps"] = (info or {}).get("num_timesteps")
             row["train_seconds"] = (info or {}).get("seconds")
             row["imitation_seconds"] = (info or {}).get("imitation_seconds")
-            row["revisit_penalty"] = _trained_config(out).get("revisit_penalty", 0.0)
+            trained = _trained_config(out)
+            row["revisit_penalty"] = trained.get("revisit_penalty", 0.0)
+            # what the row measures: a clone of its teacher (rollout features: the teacher's
+            # look-ahead as inputs) or PPO from scratch; the table names it
+            row["teacher"] = (trained.get("imitation") or {}).get("teacher")
+            row["rollout_features"] = trained.get("rollout_features", 0)
         print(
             f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, "
             f"{r.mean_foundation_cards:.1f} cards ({r.seconds:.0f} s)",
@@ -230,28 +238,45 @@ def _rate(row: dict[str, Any]) -> str:
     return f"{100 * row['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+def ppo_label(row: dict[str, Any]) -> str:
+    """A PPO row's name, saying what it measures: ``ppo+rollouts (clone of rollout:16)`` for a clone
+    of a teacher whose rollouts the model reads as features (the teacher's look-ahead, not
+    reinforcement learning), ``ppo (clone of greedy)``, ``ppo (from scratch)``; plain ``ppo`` for
+    rows measured before the table recorded the teacher."""
+    if "teacher" not in row:
+        return "ppo"
+    if not row["teacher"]:
+        return "ppo (from scratch)"
+    return f"{'ppo+rollouts' if row.get('rollout_features') else 'ppo'} (clone of {row['teacher']})"
+
+
 def verdict(rows: list[dict[str, Any]]) -> str:
-    """A plain sentence: does PPO beat greedy (and random) on wins (Wilson intervals) and cards?"""
+    """A plain sentence: what the PPO row is, and how its wins (Wilson intervals) and cards compare
+    with greedy's (and random's). A clone's lift is its teacher's, so no row is said to "beat"."""
     by = {r["policy"]: r for r in rows}
     if "ppo" not in by:
         return "no PPO model."
     if by["ppo"].get("stale"):
         return f"the PPO row is stale ({by['ppo']['stale']}): retrain to compare."
     p, g, r = by["ppo"], by["greedy"], by["random"]
+    name = ppo_label(p)
     pc, gc = p["mean_foundation_cards"], g["mean_foundation_cards"]
     more = "more" if pc > gc else "fewer" if pc < gc else "as many"
     cards = f"{more} cards on the foundations ({pc:.1f} vs {gc:.1f})"
     if p["ci95"][0] > g["ci95"][1]:
-        text = f"PPO beats greedy: it wins more (95% intervals apart) and puts {cards}."
-    elif p["ci95"][1] < g["ci95"][0]:
-        text = f"PPO does not beat greedy: it wins less (95% intervals apart) and puts {cards}."
-    elif p["wins"] == 0 and g["wins"] == 0:
-        text = f"Neither PPO nor greedy wins a game; PPO puts {cards}."
-    else:
         text = (
-            "PPO does not beat greedy: the win rates are within each other's 95% intervals; "
-            f"PPO puts {cards}."
+            f"{name} wins more than greedy ({_rate(p)} vs {_rate(g)}: 95% intervals apart) and puts {cards}."
         )
+    elif p["ci95"][1] < g["ci95"][0]:
+        text = (
+            f"{name} wins less than greedy ({_rate(p)} vs {_rate(g)}: 95% intervals apart) and puts {cards}."
+        )
+    elif p["wins"] == 0 and g["wins"] == 0:
+        text = f"neither {name} nor greedy wins a game; {name} puts {cards}."
+    else:
+        text = f"{name} and greedy win within each other's 95% intervals; {name} puts {cards}."
+    if name.startswith("ppo+rollouts"):
+        text += " The lift is the teacher's look-ahead, not reinforcement learning."
     if p["win_rate"] <= r["win_rate"] and p["mean_foundation_cards"] <= r["mean_foundation_cards"]:
         text += " It plays no better than random."
     return text
@@ -290,6 +315,8 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             policy = r["policy"]
             if policy == "planner" and ":" in r.get("spec", ""):  # its settings: rows may differ
                 policy += f" ({r['spec'].split(':', 1)[1]})"
+            if policy == "ppo":  # what the row measures: a clone or PPO itself
+                policy = ppo_label(r)
             if r.get("stale"):
                 policy += f" (stale: {r['stale']})"
             lines.append(

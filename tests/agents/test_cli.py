@@ -318,11 +318,11 @@ def test_agents_modules_and_functions_stay_small() -> None:
                 assert length <= 60, f"{path.name}: {node.name} has {length} lines"
 
 
-def test_the_readme_evaluation_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (ROOT / "README.md").read_text()
+def test_the_baselines_page_evaluation_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "docs" / "baselines.md").read_text()
     code = text.split("From Python, `agents.evaluation.evaluate.evaluate`", 1)[1].split("```python", 1)[1]
-    code = code.split("```", 1)[0].replace("episodes=200", "episodes=3")
-    exec(compile(code, "README.md", "exec"), {})
+    code = code.split("```", 1)[0].replace("episodes=20", "episodes=3")
+    exec(compile(code, "docs/baselines.md", "exec"), {})
     rows = capsys.readouterr().out.splitlines()[2:]
     assert [r.split()[1] for r in rows] == ["random", "greedy", "first_legal"]
     assert all(r.endswith("draw=3 passes=1 partial_moves=False") for r in rows)

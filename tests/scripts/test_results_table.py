@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -100,3 +101,30 @@ def test_each_planner_row_names_its_settings() -> None:
     table = results.markdown({"Anna-v0": [row], "Nestor-v0": [plain]})
     assert "| Anna-v0 | planner (samples=4,budget=50000,probe=25000) | 10 | 6 |" in table
     assert "| Nestor-v0 | planner | 10 | 6 |" in table
+
+
+def test_each_ppo_row_says_what_it_measures() -> None:
+    """A clone of a look-ahead teacher is named so, and no verdict says PPO "beats" greedy."""
+    results = _script()
+
+    def row(policy: str, wins: int, ci: list[float], **extra: Any) -> dict[str, Any]:
+        return {
+            "policy": policy,
+            "games": 100,
+            "wins": wins,
+            "win_rate": wins / 100,
+            "ci95": ci,
+            "mean_foundation_cards": 10.0 + wins,
+            "mean_length": 50.0,
+            **extra,
+        }
+
+    base = [row("random", 0, [0.0, 0.04]), row("greedy", 5, [0.02, 0.11])]
+    clone = row("ppo", 30, [0.22, 0.4], teacher="rollout:16", rollout_features=16)
+    scratch = row("ppo", 5, [0.02, 0.11], teacher=None, rollout_features=0)
+    table = results.markdown({"Nestor-v0": [*base, clone], "Klondike-v0": [*base, scratch]})
+    assert "| Nestor-v0 | ppo+rollouts (clone of rollout:16) | 100 | 30 |" in table
+    assert "| Klondike-v0 | ppo (from scratch) | 100 | 5 |" in table
+    assert "beats" not in table
+    assert "not reinforcement learning" in results.verdict([*base, clone])
+    assert "not reinforcement learning" not in results.verdict([*base, scratch])

@@ -214,14 +214,16 @@ def test_a_move_scorer_config_trains_reloads_and_plays(tmp_path: Path) -> None:
     greedy = evaluate("Nestor-v0", "greedy", episodes=8, seed=0)
     assert result.games == 8
     assert [e.foundation_cards for e in result.episodes] == [e.foundation_cards for e in greedy.episodes]
-    # The README's "play a trained model" example plays this model as the ppo: policy does.
-    readme = (ROOT / "README.md").read_text()
-    code = readme.split("Play a trained model", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    # docs/training.md's "play a trained model" example plays this model as the ppo: policy does.
+    page = (ROOT / "docs" / "training.md").read_text()
+    code = page.split("Play a trained model", 1)[1].split("```python", 1)[1].split("```", 1)[0]
     assert "runs/ppo/nestor/best_model.zip" in code
     scope: dict[str, Any] = {}
     exec(
         compile(
-            code.replace("runs/ppo/nestor/best_model.zip", str(out / "best_model.zip")), "README", "exec"
+            code.replace("runs/ppo/nestor/best_model.zip", str(out / "best_model.zip")),
+            "docs/training.md",
+            "exec",
         ),
         scope,
     )
