@@ -72,6 +72,9 @@ def _check_probe(probe_nodes: int, max_nodes: int) -> None:
         )
 
 
+# solve_deal, dive, nested_rollout and beam take the same arguments first (the variant, its
+# options, then a seed or a deck, by keyword), so that a caller asks each search alike: their
+# signatures repeat by design (a scan for repeated code pairs them), each search's body is its own.
 def solve_deal(
     variant: Variant,
     options: Mapping[str, Any] | None = None,

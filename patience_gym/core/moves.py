@@ -4,7 +4,9 @@ A variant declares its move kinds as an :class:`enum.Enum` and builds its fixed 
 :class:`MoveTable`, kind by kind. The table numbers the moves itself, so no id is written by hand:
 ``table.first[Kind.PAIR]`` is the first id of that kind and ``table.ids(Kind.PAIR)`` their range.
 Dispatch on ``move.kind`` with ``match`` ending in ``assert_never``: a misspelt or forgotten kind
-is a type error, not a silent fall-through to the last branch.
+is a type error, not a silent fall-through to the last branch. (Every game's ``is_legal`` so ends
+alike, a case per kind asking a named rule, then ``assert_never``: a scan for repeated code pairs
+Babette's and The Congress's endings by shape; each case asks a different game's rule.)
 
 ::
 

@@ -31,6 +31,9 @@ FAN = 3
 class CardPlaces:
     """Encode "which place holds the copies of each card" into a flat observation slice."""
 
+    # Each game lists its places (numbered piles, then single places) in one declaration; The
+    # Congress's and Nestor's read alike line by line (a scan pairs them by shape), as data.
+
     def __init__(self, places: Sequence[str], n_packs: int) -> None:
         self.places = tuple(places)
         self.n_places = len(self.places)
