@@ -162,19 +162,9 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from agents.evaluation.evaluate import evaluate, format_table, to_json
 
-    cfg = load(
-        EvalConfig,
-        args.config,
-        args.set,
-        env=args.env,
-        policies=args.policy,
-        episodes=args.episodes,
-        seed=args.seed,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        labels=args.labels,
-    )
+    given = ("env", "episodes", "seed", "workers", "backend", "address", "labels")
+    flags = {k: getattr(args, k) for k in given}  # the flags given override the config file
+    cfg = load(EvalConfig, args.config, args.set, policies=args.policy, **flags)
     if not cfg.policies:
         raise ConfigError(f"no policy given: use --policy ({spec_help(detailed=False)})")
     if cfg.backend == "ray":

@@ -87,8 +87,28 @@ class Episode:
     truncated: bool
 
 
+class Tally:
+    """A count out of a total, as a fraction with its 95% Wilson interval: an evaluation's wins
+    of its games (:class:`Result`), a label file's won deals (:class:`agents.solving.labels.Summary`)."""
+
+    def tally(self) -> tuple[int, int]:
+        """The count and the total."""
+        raise NotImplementedError
+
+    @property
+    def fraction(self) -> float:
+        """The count over the total (0 for no total)."""
+        k, n = self.tally()
+        return k / n if n else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The fraction's 95% Wilson interval."""
+        return wilson(*self.tally())
+
+
 @dataclass
-class Result:
+class Result(Tally):
     env: str
     policy: str
     env_kwargs: dict[str, Any]
@@ -106,13 +126,12 @@ class Result:
     """Set by :func:`agents.solving.labels.attach_labels` where the deals have solver labels: a
     :class:`agents.solving.labels.WinnableShare` (winnable deals in the sample, wins among them)."""
 
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+    def tally(self) -> tuple[int, int]:
+        return self.wins, self.games
 
     @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
+    def win_rate(self) -> float:
+        return self.fraction
 
     @property
     def games_per_second(self) -> float:

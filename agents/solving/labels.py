@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.common.config import ConfigError
-from agents.evaluation.evaluate import wilson
+from agents.evaluation.evaluate import Tally
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label
 
@@ -66,7 +66,7 @@ def read_labels(path: Path) -> dict[int, Label]:
 
 
 @dataclass(frozen=True)
-class Summary:
+class Summary(Tally):
     """What a set of labels says: decided share, winnable rate with its interval, timings."""
 
     deals: int
@@ -82,15 +82,14 @@ class Summary:
         """The share of the deals the solver decided, won or lost."""
         return (self.won + self.lost) / self.deals if self.deals else 0.0
 
-    @property
-    def winnable(self) -> float:
-        """The share of the deals won with every card seen (a lower bound while some are unknown)."""
-        return self.won / self.deals if self.deals else 0.0
+    def tally(self) -> tuple[int, int]:
+        return self.won, self.deals
 
     @property
-    def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of :attr:`winnable`."""
-        return wilson(self.won, self.deals)
+    def winnable(self) -> float:
+        """The share of the deals won with every card seen (a lower bound while some are unknown);
+        its 95% Wilson interval is :attr:`interval`."""
+        return self.fraction
 
 
 def summarize(labels: Iterable[Label]) -> Summary:
