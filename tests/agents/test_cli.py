@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -19,7 +17,7 @@ from agents.evaluation.evaluate import evaluate, format_table, to_json, wilson
 from agents.policies.base import GreedyPolicy
 from agents.registry import make_policy
 from patience_gym.env import PatienceEnv
-from tests.helpers import ROOT
+from tests.helpers import ROOT, ctrl_c
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -189,20 +187,9 @@ def test_greedy_never_picks_an_illegal_action_and_beats_random_on_klondike() -> 
 
 
 def test_console_script_runs_as_a_module() -> None:
+    args = ["evaluate", "--env", "Nestor-v0", "--policy", "greedy", "--episodes", "3", "--json"]
     out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "agents.cli",
-            "evaluate",
-            "--env",
-            "Nestor-v0",
-            "--policy",
-            "greedy",
-            "--episodes",
-            "3",
-            "--json",
-        ],
+        [sys.executable, "-m", "agents.cli", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -273,38 +260,16 @@ def _children(pid: int) -> list[str]:
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc to see the workers")
 def test_ctrl_c_stops_a_multi_worker_evaluation_without_a_traceback() -> None:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "agents.cli",
-            "evaluate",
-            "--env",
-            "Louis-v0",
-            "--policy",
-            "greedy",
-            "--episodes",
-            "100000",
-            "--workers",
-            "2",
-            "--json",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        start_new_session=True,
-    )
-    try:
+    def workers_playing(proc: subprocess.Popen[str]) -> None:
         while len(_children(proc.pid)) < 2 and proc.poll() is None:  # wait for the workers to start
             time.sleep(0.1)
         time.sleep(0.5)  # let them start playing
-        os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
-        out, err = proc.communicate(timeout=60)  # 100,000 games would take hours: it stopped early
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130 and out == ""
+
+    args = ["evaluate", "--env", "Louis-v0", "--policy", "greedy", "--episodes", "100000"]
+    args += ["--workers", "2", "--json"]
+    # 100,000 games would take hours: it stopped early
+    returncode, _, out, err = ctrl_c(args, workers_playing, timeout=60)
+    assert returncode == 130 and out == ""
     assert err == "patience-gym evaluate: interrupted\n"
 
 

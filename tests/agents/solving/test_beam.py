@@ -5,6 +5,8 @@ clear refusals."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,7 @@ from agents.solving.solve import label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import _module, native_available
 from patience_gym.solver import _dealt, beam, has_beam_layers, solve_deal
-from tests.helpers import replay_wins
+from tests.helpers import check_a_win_the_search_misses, replay_wins
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the beam search needs the native engine")
 
@@ -27,11 +29,8 @@ WON_BY_BEAM = 1
 
 
 def test_the_beam_wins_a_deal_every_other_search_left_unknown() -> None:
-    assert solve_deal(LIGHT_AND_SHADE, seed=WON_BY_BEAM, max_nodes=100_000).label == "unknown"
-    label = beam(LIGHT_AND_SHADE, seed=WON_BY_BEAM, width=300)
-    assert label.label == "won" and label.nodes > 0
-    assert replay_wins("LightAndShade-v0", WON_BY_BEAM, label.actions)
-    assert beam(LIGHT_AND_SHADE, seed=WON_BY_BEAM, width=300).actions == label.actions  # deterministic
+    search = partial(beam, LIGHT_AND_SHADE, seed=WON_BY_BEAM, width=300)
+    check_a_win_the_search_misses("LightAndShade-v0", WON_BY_BEAM, 100_000, search)
 
 
 def _late_position(seed: int, moves: int) -> object:

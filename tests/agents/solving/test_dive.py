@@ -4,6 +4,8 @@ time; never a proof of loss; resumable on label files."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -16,7 +18,7 @@ from agents.solving.solve import label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import dive, nested_rollout, rollout_values, solve_deal
-from tests.helpers import replay_wins
+from tests.helpers import check_a_win_the_search_misses, replay_wins
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver needs the native engine")
 
@@ -27,11 +29,8 @@ WON_BY_DIVING = 12
 
 
 def test_a_dive_wins_a_deal_the_depth_first_search_leaves_unknown() -> None:
-    assert solve_deal(ST_LOUIS, seed=WON_BY_DIVING, max_nodes=200_000).label == "unknown"
-    label = dive(ST_LOUIS, seed=WON_BY_DIVING, move_nodes=500)
-    assert label.label == "won" and label.nodes > 0
-    assert replay_wins("StLouis-v0", WON_BY_DIVING, label.actions)
-    assert dive(ST_LOUIS, seed=WON_BY_DIVING, move_nodes=500).actions == label.actions  # deterministic
+    search = partial(dive, ST_LOUIS, seed=WON_BY_DIVING, move_nodes=500)
+    check_a_win_the_search_misses("StLouis-v0", WON_BY_DIVING, 200_000, search)
 
 
 def test_a_dive_never_answers_lost() -> None:

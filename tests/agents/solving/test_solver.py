@@ -376,17 +376,8 @@ def test_evaluate_sets_each_policy_against_the_labels(tmp_path, capsys):
         SolveConfig(env="Nestor-v0", seeds="0:30", budget=50_000, labels=str(tmp_path)), progress=False
     )
     labels = read_labels(tmp_path / "Nestor-v0.csv")
-    argv = [
-        "evaluate",
-        "--env",
-        "Nestor-v0",
-        "--policy",
-        "greedy",
-        "--episodes",
-        "30",
-        "--labels",
-        str(tmp_path),
-    ]
+    argv = ["evaluate", "--env", "Nestor-v0", "--policy", "greedy", "--episodes", "30"]
+    argv += ["--labels", str(tmp_path)]
     assert main([*argv, "--json"]) == 0
     import json
 

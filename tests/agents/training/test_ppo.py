@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +21,7 @@ from agents.registry import make_policy
 from agents.training.config import HELD_OUT_SEEDS, TrainConfig, load_config
 from agents.training.envs import make_env
 from agents.training.sb3 import TrainingInterrupted, train
-from tests.helpers import ROOT, TINY
+from tests.helpers import TINY, ctrl_c
 
 #: Overrides for the quickest run: 64 steps, no evaluation, no checkpoints.
 QUICK = ["total_timesteps=64", "ppo.n_steps=32", "ppo.batch_size=32", "eval_freq=0", "checkpoint_freq=0"]
@@ -330,38 +327,15 @@ def test_ctrl_c_during_training_saves_a_model(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_in_patience_gym_train_exits_with_one_line(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "agents.cli",
-            "train",
-            TINY,
-            "--set",
-            f"output_dir={tmp_path}",
-            "--set",
-            "total_timesteps=10000000",
-            "--set",
-            "eval_freq=64",
-            "--set",
-            "checkpoint_freq=0",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        start_new_session=True,
-    )
-    try:
+    def first_line(proc: subprocess.Popen[str]) -> str:
         assert proc.stdout is not None
-        first = proc.stdout.readline()  # the first periodic evaluation: training is under way
-        os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        return proc.stdout.readline()  # the first periodic evaluation: training is under way
+
+    sets = [f"output_dir={tmp_path}", "total_timesteps=10000000", "eval_freq=64", "checkpoint_freq=0"]
+    args = ["train", TINY, *(arg for value in sets for arg in ("--set", value))]
+    returncode, first, _, err = ctrl_c(args, first_line, timeout=120)
     assert first.startswith("eval at 64 steps: win rate ")
-    assert proc.returncode == 130 and err.count("\n") == 1, err
+    assert returncode == 130 and err.count("\n") == 1, err
     assert err.startswith("patience-gym train: interrupted: interrupted at ")
     saved = Path(err.split("model saved to ")[1].split(";")[0])
     assert saved.parent == tmp_path / "checkpoints" and saved.is_file()
