@@ -68,7 +68,8 @@ _PHASE_NAMES = ("Cadogan deal", "Dick's first circle", "deal complete")
 UP_ROW, DOWN_ROW = 0, 4
 FOUNDATIONS = FoundationRow((Pile(SAME_SUIT_UP),) * 4 + (Pile(SAME_SUIT_DOWN),) * 4)
 _BUILD = FOUNDATIONS.fits  # _BUILD[f][top card][c]
-#: The first copies of these are taken out before the deal to start the foundations, in order.
+#: The first copies of these are taken out before the deal to start the foundations, in order
+#: (docs/rules.md, "Pack order").
 FOUNDATION_BASES = tuple(card(ACE, s) for s in range(4)) + tuple(card(KING, s) for s in range(4))
 
 # ---- marriages and the action table -------------------------------------------------------------
@@ -129,7 +130,9 @@ class Louis(Game[Kind]):
     name = "Louis"
     n_packs = 2
     win_cards = N_DEALT
-    default_max_steps = 1000  # ~96 foundation moves, <= 3 x 96 placements, some marriages
+    # A won game is ~96 foundation moves, <= 3 x 96 placements and a few dozen marriages; the
+    # limit stops endless back-and-forth marriages (a card can be married to and fro for ever).
+    default_max_steps = 1000
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {
         "deal": Option(
             "cadogan",
