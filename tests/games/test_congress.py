@@ -17,7 +17,8 @@ from agents.policies.heuristics.congress import heuristic
 from patience_gym.core.cards import NAME, names, ordered_pack
 from patience_gym.core.moves import Move
 from patience_gym.games.congress import TABLE, Congress, Kind
-from patience_gym.testing import act, action_id, check_position, legal_moves_text, rest_of_pack, scenario_game
+from patience_gym.testing import act, action_id, legal_moves_text, rest_of_pack
+from tests.helpers import check_action_table, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -39,9 +40,7 @@ def congress_deck(helps: str, row: str, pack: str = "", aces_first: bool = True)
 
 
 def game_for(helps: str, row: str, pack: str = "") -> Congress:
-    g = scenario_game(Congress)
-    g.new_game(deck=congress_deck(helps, row, pack))
-    return g
+    return scenario_deal(Congress, congress_deck(helps, row, pack))
 
 
 def ranks(g: Congress) -> list[int]:
@@ -53,8 +52,7 @@ def test_aces_are_taken_out_and_helps_then_rivers_dealt() -> None:
     deck = congress_deck("KC QD JH TS", "9C 8D 7H 6S 5C 4D 3H 2S", "KD QC")
     deck.remove("AH")
     deck.insert(7, "AH")  # among the river cards: dealt as if it were not there
-    g = scenario_game(Congress)
-    g.new_game(deck=deck)
+    g = scenario_deal(Congress, deck)
     assert names(p[-1] for p in g.foundations) == ACES and g.foundation_cards == 0
     assert [names(h) for h in g.helps] == [["KC"], ["QD"], ["JH"], ["TS"], [], [], [], []]
     assert [names(col) for col in g.rivers] == [[c] for c in ["9C", "8D", "7H", "6S", "5C", "4D", "3H", "2S"]]
@@ -206,11 +204,7 @@ def test_the_pack_order_is_not_observed_but_the_river_order_is() -> None:
 
 
 def test_every_action_has_a_distinct_readable_text() -> None:
-    g = scenario_game(Congress)
-    texts = [m.text for m in g.moves]
-    assert len(texts) == len(set(texts)) == 138
-    g.new_game(np.random.default_rng(0))
-    check_position(g)
+    check_action_table(Congress, 138)
 
 
 def test_a_fixed_deck_is_won_through_the_env(engine: str) -> None:

@@ -5,8 +5,6 @@ Boards in comments list piles bottom card first; ``##`` is a face-down card.
 
 from __future__ import annotations
 
-import json
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -24,9 +22,8 @@ from patience_gym.testing import (
     deck,
     legal_moves_text,
     rest_of_pack,
-    scenario_game,
 )
-from tests.helpers import DATA
+from tests.helpers import replay_the_recorded_win, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -65,9 +62,7 @@ STOCK = "JC 9S AD TH 3S"
 
 
 def game_for(piles: list[str] = PILES, stock: str = STOCK, **options: object) -> Klondike:
-    g = scenario_game(Klondike, **options)
-    g.new_game(deck=klondike_deck(piles, stock))
-    return g
+    return scenario_deal(Klondike, klondike_deck(piles, stock), **options)
 
 
 def test_staircase_deal_with_last_card_face_up() -> None:
@@ -164,18 +159,7 @@ def test_whole_build_moves_together_or_not_at_all() -> None:
 
 
 def test_whole_build_moves_as_one_into_a_space() -> None:
-    g = game_for(
-        [
-            "AC",
-            "3C QS",
-            "4C 4D KD",
-            "5C 5D 5H 2S",
-            "6C 6D 6H 6S JD",
-            "7C 7D 7H 7S 8C TC",
-            "8D 8H 8S 9C 9D 9H 2H",
-        ],
-        "",
-    )
+    g = game_for(["AC", *PILES_KD[1:]], "")  # pile 0 an ace that goes up at once: a space
     act(g, "QS pile 1 -> pile 2")
     act(g, "JD pile 4 -> pile 2")  # pile 2: ## ## KD QS JD
     act(g, "AC pile 0 -> foundation")
@@ -326,8 +310,7 @@ def test_hidden_cards_never_reach_the_observation() -> None:
     assert np.array_equal(a.observation(), b.observation())
     stock_b = ["JC", "9S", "AD", "TH", "3S"]
     rest = [c for c in klondike_deck(PILES, STOCK)[28:] if c not in stock_b]
-    c = scenario_game(Klondike)
-    c.new_game(deck=klondike_deck(PILES, " ".join(stock_b + rest[::-1])))
+    c = scenario_deal(Klondike, klondike_deck(PILES, " ".join(stock_b + rest[::-1])))
     assert np.array_equal(a.observation(), c.observation()), "stock order must not leak"
 
 
@@ -396,18 +379,8 @@ def test_options_reach_the_game_through_make(engine: str) -> None:
 
 
 def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
-    record = json.loads((DATA / "klondike_win.json").read_text())
-    env = gym.make("patience_gym/Klondike-v0", engine=engine)
-    env.reset(options={"deck": record["deck"].split()})
-    total = 0.0
-    for i, text in enumerate(record["moves"]):
-        game: Klondike = env.unwrapped.game  # type: ignore[attr-defined]
-        assert not game.won
-        a = act(game.clone(), text)  # finds the action id, checks it is legal
-        _, r, term, trunc, info = env.step(a)
-        total += float(r)
-        assert term == (i == len(record["moves"]) - 1)
-    assert info["won"] is True and term and not trunc
+    info, total = replay_the_recorded_win("klondike_win.json", "Klondike-v0", engine)
+    assert info["won"] is True
     assert total == pytest.approx(1.0) and info["counter_score"] == 208
     assert not info["action_mask"].any()
 

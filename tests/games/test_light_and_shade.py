@@ -21,13 +21,13 @@ from patience_gym.games.light_and_shade import PLACES, TABLE, Kind, LightAndShad
 from patience_gym.testing import (
     act,
     action_id,
-    check_position,
     check_rollout,
     deck,
     legal_moves_text,
     rest_of_pack,
     scenario_game,
 )
+from tests.helpers import check_action_table, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -48,9 +48,7 @@ def ls_deck(aux: str, rivals: str, pack: str = "", aces_first: bool = True) -> l
 
 
 def game_for(aux: str, rivals: str, pack: str = "", **options: object) -> LightAndShade:
-    g = scenario_game(LightAndShade, **options)
-    g.new_game(deck=ls_deck(aux, rivals, pack))
-    return g
+    return scenario_deal(LightAndShade, ls_deck(aux, rivals, pack), **options)
 
 
 def found_tops(g: LightAndShade) -> list[str]:
@@ -63,8 +61,7 @@ def test_aces_are_taken_out_and_the_rest_dealt_in_order() -> None:
     deck = ls_deck("KC QD JH TS", "9C 8D 7H 6S", "5C 4D")
     deck.remove("AD")
     deck.insert(5, "AD")  # between two auxiliaries
-    g = scenario_game(LightAndShade)
-    g.new_game(deck=deck)
+    g = scenario_deal(LightAndShade, deck)
     assert found_tops(g) == ACES
     assert [names(p) for p in g.aux] == [["KC"], ["QD"], ["JH"], ["TS"]]
     assert names(g.rivals) == ["9C", "8D", "7H", "6S"]
@@ -382,11 +379,7 @@ def test_a_move_of_an_unknown_kind_is_refused_not_taken_for_a_turn() -> None:
 
 
 def test_every_action_has_a_distinct_readable_text() -> None:
-    g = scenario_game(LightAndShade)
-    texts = [m.text for m in g.moves]
-    assert len(texts) == len(set(texts)) == 34
-    g.new_game(np.random.default_rng(0))
-    check_position(g)
+    check_action_table(LightAndShade, 34)
 
 
 def _winning_moves() -> tuple[list[str], list[str]]:

@@ -29,6 +29,7 @@ from patience_gym.testing import (
     rest_of_pack,
     scenario_game,
 )
+from tests.helpers import scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -71,8 +72,7 @@ STREAM = [x for s in "CDHS" for x in suit_stream(s)]  # 84 cards
 
 
 def new_game(pack: list[str], deal: str = "cadogan") -> Louis:
-    game = scenario_game(Louis, deal=deal)
-    game.new_game(deck=pack)
+    game = scenario_deal(Louis, pack, deal=deal)
     check_position(game)
     return game
 

@@ -5,8 +5,6 @@ Boards list the six rows top to bottom; the last row holds the available cards.
 
 from __future__ import annotations
 
-import json
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -16,7 +14,7 @@ from patience_gym.core.cards import RANK, names, parse_card
 from patience_gym.core.moves import Move
 from patience_gym.games.nestor import TABLE, Kind, Nestor, rectified_deal
 from patience_gym.testing import act, action_id, deck, legal_moves_text, rest_of_pack
-from tests.helpers import DATA, scenario_deal
+from tests.helpers import replay_the_recorded_win, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -178,16 +176,8 @@ def test_unturned_reserve_never_reaches_the_observation() -> None:
 
 
 def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
-    record = json.loads((DATA / "nestor_win.json").read_text())
-    env = gym.make("patience_gym/Nestor-v0", engine=engine)
-    env.reset(options={"deck": record["deck"].split()})
-    total = 0.0
-    for i, text in enumerate(record["moves"]):
-        a = act(env.unwrapped.game.clone(), text)
-        _, r, term, trunc, info = env.step(a)
-        total += r
-        assert term == (i == len(record["moves"]) - 1)
-    assert info["won"] is True and term and not trunc and total == pytest.approx(1.0)
+    info, total = replay_the_recorded_win("nestor_win.json", "Nestor-v0", engine)
+    assert info["won"] is True and total == pytest.approx(1.0)
 
 
 def test_lost_game_terminates_without_a_win(engine: str) -> None:

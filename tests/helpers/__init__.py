@@ -13,6 +13,7 @@ The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -29,7 +30,7 @@ import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.core.game import Game
 from patience_gym.games import Variant, get_variant
 from patience_gym.native import NativeGame, make_game
-from patience_gym.testing import scenario_game
+from patience_gym.testing import act, check_position, scenario_game
 
 G = TypeVar("G", bound=Game[Any])
 T = TypeVar("T")
@@ -68,6 +69,34 @@ def scenario_deal(cls: type[G], deck: list[str], **options: Any) -> G:
     game = scenario_game(cls, **options)
     game.new_game(deck=deck)
     return game
+
+
+def check_action_table(cls: type[Game[Any]], size: int) -> None:
+    """``cls``'s action table holds ``size`` moves, each with a readable text of its own, and a
+    game dealt from seed 0 passes the position checks."""
+    game = scenario_game(cls)
+    texts = [m.text for m in game.moves]
+    assert len(texts) == len(set(texts)) == size
+    game.new_game(np.random.default_rng(0))
+    check_position(game)
+
+
+def replay_the_recorded_win(name: str, env_id: str, engine: str) -> tuple[dict[str, Any], float]:
+    """Replay ``tests/data/<name>`` (a deck and the text of each move) through ``env_id``: every
+    move legal and played before the game is won, the episode ending at the last move and not cut
+    short. Gives the last ``info`` and the total reward."""
+    record = json.loads((DATA / name).read_text())
+    env = gym.make(f"patience_gym/{env_id}", engine=engine)
+    env.reset(options={"deck": record["deck"].split()})
+    total = 0.0
+    for i, text in enumerate(record["moves"]):
+        game = env.unwrapped.game  # type: ignore[attr-defined]
+        assert not game.won
+        a = act(game.clone(), text)  # finds the action id, checks it is legal
+        _, r, term, trunc, info = env.step(a)
+        total += float(r)
+        assert term == (i == len(record["moves"]) - 1) and not trunc
+    return info, total
 
 
 def play_to_the_end(env_id: str, engine: str, pick: int) -> tuple[Any, dict[str, Any]]:
