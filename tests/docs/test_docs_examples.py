@@ -180,3 +180,11 @@ def test_the_quick_start_does_what_the_readme_says() -> None:
         ("Klondike-v0", "random", 200, 0),
         ("Klondike-v0", "greedy", 200, 0),
     ]
+
+
+def test_the_readme_reads_in_five_minutes() -> None:
+    """At most 200 lines: the depth lives in docs/, and the README links to each page there."""
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 200
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert f"(docs/{page.name})" in text, f"the README links to docs/{page.name}"
