@@ -24,17 +24,14 @@ from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move
 from patience_gym.games.anna import PLACES, TABLE, Anna, Kind
-from patience_gym.testing import (
-    act,
-    action_id,
-    check_position,
-    check_rollout,
-    deck,
-    legal_moves_text,
-    rest_of_pack,
-    scenario_game,
+from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
+from tests.helpers import (
+    DATA,
+    check_scenario_rollout,
+    check_the_talons_order_is_seen,
+    play_to_the_end,
+    scenario_deal,
 )
-from tests.helpers import DATA, play_to_the_end, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -245,12 +242,7 @@ def test_the_talons_top_three_cards_are_in_the_observation_in_order() -> None:
     # The render shows the talon's top three cards in order; so must the observation. Two deals
     # that differ only in the order of the first two cards turned look different once turned.
     a, b = game_for("2D 3D 4D 6H"), game_for("3D 2D 4D 6H")
-    assert np.array_equal(a.observation(), b.observation()), "still in the pack: hidden"
-    for g in (a, b):
-        for _ in range(3):
-            act(g, "pack -> talon")
-    assert "talon (3): 2D 3D 4D" in a.render() and "talon (3): 3D 2D 4D" in b.render()
-    assert not np.array_equal(a.observation(), b.observation())
+    check_the_talons_order_is_seen(a, b, "2D 3D 4D", "3D 2D 4D")
     fan = ["talon top", "talon second from top", "talon third from top"]
     assert places(a, "4D", "3D", "2D") == fan
     act(a, "pack -> talon")  # 6H on top: 2D goes below the top three
@@ -364,4 +356,4 @@ def test_refill_option_is_validated_and_observed() -> None:
 
 
 def test_refill_pack_random_games_keep_the_contract() -> None:
-    check_rollout(scenario_game(Anna, refill="pack"), np.random.default_rng(3), max_steps=400)
+    check_scenario_rollout(Anna, 3, max_steps=400, refill="pack")

@@ -15,14 +15,7 @@ from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move
 from patience_gym.games.klondike import PLACES, TABLE, Kind, Klondike
-from patience_gym.testing import (
-    act,
-    action_id,
-    check_position,
-    deck,
-    legal_moves_text,
-    rest_of_pack,
-)
+from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
 from tests.helpers import replay_the_recorded_win, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)

@@ -18,16 +18,13 @@ from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove, house_rules
 from patience_gym.core.moves import Move
 from patience_gym.games.light_and_shade import PLACES, TABLE, Kind, LightAndShade
-from patience_gym.testing import (
-    act,
-    action_id,
-    check_rollout,
-    deck,
-    legal_moves_text,
-    rest_of_pack,
-    scenario_game,
+from patience_gym.testing import act, action_id, deck, legal_moves_text, rest_of_pack
+from tests.helpers import (
+    check_action_table,
+    check_scenario_rollout,
+    check_the_talons_order_is_seen,
+    scenario_deal,
 )
-from tests.helpers import check_action_table, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -286,8 +283,7 @@ def test_results_with_redeals_are_labelled_house_rules_and_the_books_rule_is_not
     [{}, {"talon_to_auxiliaries": False}, {"redeals": 2}, {"talon_to_auxiliaries": False, "redeals": 1}],
 )
 def test_random_games_keep_the_contract_under_every_option(options: dict[str, object]) -> None:
-    g = scenario_game(LightAndShade, **options)
-    check_rollout(g, np.random.default_rng(7), max_steps=600)
+    check_scenario_rollout(LightAndShade, 7, max_steps=600, **options)
 
 
 def test_the_pack_order_is_not_observed() -> None:
@@ -317,12 +313,7 @@ def test_the_talons_top_three_cards_are_in_the_observation_in_order() -> None:
     # that differ only in the order of the first two cards turned look different once turned.
     a = game_for("9H KC KD KH", "8C QS QH QD", "7D 6S 5H 8S")
     b = game_for("9H KC KD KH", "8C QS QH QD", "6S 7D 5H 8S")
-    assert np.array_equal(a.observation(), b.observation()), "still in the pack: hidden"
-    for g in (a, b):
-        for _ in range(3):
-            act(g, "pack -> talon")
-    assert "talon (3): 7D 6S 5H" in a.render() and "talon (3): 6S 7D 5H" in b.render()
-    assert not np.array_equal(a.observation(), b.observation())
+    check_the_talons_order_is_seen(a, b, "7D 6S 5H", "6S 7D 5H")
     fan = [["talon top"], ["talon second from top"], ["talon third from top"]]
     assert [seen_at(a, c) for c in ("5H", "6S", "7D")] == fan
     act(a, "pack -> talon")  # 8S on top: 7D goes below the top three

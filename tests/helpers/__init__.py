@@ -30,7 +30,7 @@ import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.core.game import Game
 from patience_gym.games import Variant, get_variant
 from patience_gym.native import NativeGame, make_game
-from patience_gym.testing import act, check_position, scenario_game
+from patience_gym.testing import act, check_position, check_rollout, scenario_game
 
 G = TypeVar("G", bound=Game[Any])
 T = TypeVar("T")
@@ -69,6 +69,24 @@ def scenario_deal(cls: type[G], deck: list[str], **options: Any) -> G:
     game = scenario_game(cls, **options)
     game.new_game(deck=deck)
     return game
+
+
+def check_scenario_rollout(cls: type[Game[Any]], seed: int, max_steps: int, **options: Any) -> None:
+    """Random games of a rules scenario's game (in lockstep with its native twin on the native
+    run) keep the game contract (:func:`patience_gym.testing.check_rollout`)."""
+    check_rollout(scenario_game(cls, **options), np.random.default_rng(seed), max_steps=max_steps)
+
+
+def check_the_talons_order_is_seen(a: Game[Any], b: Game[Any], talon_a: str, talon_b: str) -> None:
+    """``a`` and ``b`` are dealt alike but for the order of the first cards their packs turn: the
+    observations agree while those cards are hidden; three turns later each render shows its talon
+    (``talon_a``, ``talon_b``: the top three, bottom first) and the observations differ."""
+    assert np.array_equal(a.observation(), b.observation()), "still in the pack: hidden"
+    for g in (a, b):
+        for _ in range(3):
+            act(g, "pack -> talon")
+    assert f"talon (3): {talon_a}" in a.render() and f"talon (3): {talon_b}" in b.render()
+    assert not np.array_equal(a.observation(), b.observation())
 
 
 def check_action_table(cls: type[Game[Any]], size: int) -> None:
