@@ -212,16 +212,18 @@ def state_key(game: NativeGame) -> bytes:
     return bytes(game._c.state_key())
 
 
-def check_a_win_the_search_misses(env_id: str, seed: int, budget: int, search: Callable[[], Any]) -> None:
+def check_a_win_the_search_misses(env_id: str, seed: int, budget: int, search: Callable[..., Any]) -> None:
     """The depth-first search leaves ``seed`` unknown within ``budget`` nodes; ``search()`` wins
-    it, with a line that replays to a win, and finds the same line again (it is deterministic)."""
+    it, with a line that replays to a win, and finds the same line again (it is deterministic).
+    ``search(variant, seed=seed)`` is that other search, ready to run."""
     from patience_gym.solver import solve_deal
 
-    assert solve_deal(get_variant(env_id), seed=seed, max_nodes=budget).label == "unknown"
-    label = search()
+    variant = get_variant(env_id)
+    assert solve_deal(variant, seed=seed, max_nodes=budget).label == "unknown"
+    label = search(variant, seed=seed)
     assert label.label == "won" and label.nodes > 0
     assert replay_wins(env_id, seed, label.actions)
-    assert search().actions == label.actions  # deterministic
+    assert search(variant, seed=seed).actions == label.actions  # deterministic
 
 
 # ---- the agents ---------------------------------------------------------------------------------

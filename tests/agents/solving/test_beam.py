@@ -29,8 +29,7 @@ WON_BY_BEAM = 1
 
 
 def test_the_beam_wins_a_deal_every_other_search_left_unknown() -> None:
-    search = partial(beam, LIGHT_AND_SHADE, seed=WON_BY_BEAM, width=300)
-    check_a_win_the_search_misses("LightAndShade-v0", WON_BY_BEAM, 100_000, search)
+    check_a_win_the_search_misses("LightAndShade-v0", WON_BY_BEAM, 100_000, partial(beam, width=300))
 
 
 def _late_position(seed: int, moves: int) -> object:

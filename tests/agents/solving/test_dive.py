@@ -29,8 +29,7 @@ WON_BY_DIVING = 12
 
 
 def test_a_dive_wins_a_deal_the_depth_first_search_leaves_unknown() -> None:
-    search = partial(dive, ST_LOUIS, seed=WON_BY_DIVING, move_nodes=500)
-    check_a_win_the_search_misses("StLouis-v0", WON_BY_DIVING, 200_000, search)
+    check_a_win_the_search_misses("StLouis-v0", WON_BY_DIVING, 200_000, partial(dive, move_nodes=500))
 
 
 def test_a_dive_never_answers_lost() -> None:
