@@ -26,8 +26,8 @@ the sampled deals are too hard to win within the budget.
 
 What it reads: the legal moves, the actions it took since ``reset``, and consistent decks, which
 hold the real cards only where the player has seen them; the greedy fallback reads what a player
-sees. Its choices therefore never depend on a hidden card (tests/test_planner.py plays two deals
-that differ only in hidden cards). Its randomness is seeded with the episode's seed.
+sees. Its choices therefore never depend on a hidden card (tests/agents/policies/test_planner.py
+plays two deals that differ only in hidden cards). Its randomness is seeded with the episode's seed.
 
 With ``rollouts=N`` they become *rollout* moves instead: among the same allowed moves, each is
 played on N consistent deals (the same N for every move) and the game rolled out from there by a

@@ -19,7 +19,8 @@ class RolloutPolicy:
 
     It reads what the move features read: the legal moves, visits compared by key, consistent
     deals that hold the real cards only where the player has seen them. Its choices therefore never
-    depend on a hidden card (tests/test_move_features.py plays two deals that differ only there).
+    depend on a hidden card (tests/agents/policies/test_move_features.py plays two deals that differ
+    only there).
     """
 
     def __init__(self, rollouts: int = 16) -> None:

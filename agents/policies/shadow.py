@@ -8,7 +8,7 @@ order (:func:`~patience_gym.determinize.consistent_deck` with a fixed generator,
 *which* cards are unseen, never on where they lie), replayed up to now and rebuilt whenever a card
 turns up. The shadow agrees with the real game on everything the player has seen, so whatever a
 move does in it is what a player could compute; two deals that differ only in unseen cards have
-the same shadow (``tests/test_policies.py`` plays them).
+the same shadow (``tests/agents/policies/test_policies.py`` plays them).
 """
 
 from __future__ import annotations
