@@ -3,6 +3,11 @@
 A misspelt or unknown key, a value of the wrong type or a missing required key fails at once with
 a message naming the key and what is allowed. ``key=value`` overrides (from the command line) use
 dotted paths into nested mappings (``env_kwargs.draw=3``) and YAML syntax for the value.
+
+**Defaults plus differences.** A file may start from another: ``defaults: defaults.yaml`` (a path
+relative to the file) reads that file first and lays this one over it (:func:`merge`: mappings key
+by key, anything else replaced), so each variant's file holds only what differs from the recipe its
+kind shares (``configs/ppo/defaults.yaml``, ``configs/eval/defaults.yaml``, ...).
 """
 
 from __future__ import annotations
@@ -57,6 +62,40 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"{p}: the top level must be a mapping of keys to values")
     return data
+
+
+#: The key by which a config file names the file it starts from (:func:`read_config`).
+DEFAULTS_KEY = "defaults"
+
+
+def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``over`` laid over ``base``: a mapping in both is merged key by key, any other value of
+    ``over`` (a list, a scalar, ``null``) replaces the one in ``base``. Neither is changed."""
+    out = dict(base)
+    for key, value in over.items():
+        below = out.get(key)
+        out[key] = merge(below, value) if isinstance(below, dict) and isinstance(value, dict) else value
+    return out
+
+
+def read_config(path: str | Path, _within: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The config file at ``path`` laid over the file its ``defaults`` key names (relative to
+    ``path``; that file may name its own), without the ``defaults`` key."""
+    p = Path(path)
+    data = read_yaml(p)
+    base = data.pop(DEFAULTS_KEY, None)
+    if base is None:
+        return data
+    if not isinstance(base, str) or not base:
+        raise ConfigError(
+            f"{p}: key {DEFAULTS_KEY!r} names the file this one starts from (e.g. defaults.yaml), "
+            f"got {base!r}"
+        )
+    under = p.parent / base
+    chain = (*_within, p.resolve())
+    if under.resolve() in chain:
+        raise ConfigError(f"{p}: the defaults files name each other in a circle ({under})")
+    return merge(read_config(under, chain), data)
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:
@@ -148,7 +187,7 @@ def build(schema: type[C], data: dict[str, Any], where: str = "config") -> C:
 
 def load(schema: type[C], path: str | Path | None, overrides: list[str] | None = None, **flags: Any) -> C:
     """The config at ``path`` (or none), then ``flags`` that are not ``None``, then overrides."""
-    data = read_yaml(path) if path else {}
+    data = read_config(path) if path else {}
     data.update({k: v for k, v in flags.items() if v is not None})
     data = apply_overrides(data, overrides or [])
     return build(schema, data, str(path) if path else "command line")
