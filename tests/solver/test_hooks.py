@@ -180,6 +180,36 @@ def test_louis_packets_keep_their_places_while_a_re_deal_is_left(env_id: str) ->
     assert canonical_key(native_game(env_id, {}, deck=traded)) != canonical_key(base)
 
 
+def _deck_with_first(env_id: str, n: int, avoid: str) -> list[str]:
+    """A shuffled deck whose first n cards contain no rank ``avoid`` (dealt straight to the layout)."""
+    import numpy as np
+
+    for seed in range(500):
+        game = get_variant(env_id).make_game()
+        game.new_game(np.random.default_rng(seed))
+        deck = game.deck()
+        if not any(c[0] == avoid for c in deck[:n]) and len({c for c in deck[:n]}) == n:
+            return deck
+    raise AssertionError("no such deck")
+
+
+@pytest.mark.parametrize(("env_id", "n", "avoid"), [("Anna-v0", 8, "J"), ("LightAndShade-v0", 4, "A")])
+def test_canonical_keys_ignore_the_order_of_interchangeable_piles(env_id, n, avoid):
+    # Anna's first 8 cards become the helps, Light and Shade's first 4 non-aces the Auxiliaries:
+    # reversing them permutes those piles and nothing else.
+    deck = _deck_with_first(env_id, n, avoid)
+    if env_id == "LightAndShade-v0":
+        assert not any(c[0] == "A" for c in deck[:n])  # the aces are taken out wherever they lie
+    permuted = deck[:n][::-1] + deck[n:]
+    a, b = native_game(env_id, deck=deck), native_game(env_id, deck=permuted)
+    assert a._c.state_key() != b._c.state_key()
+    assert a._c.canonical_key() == b._c.canonical_key()
+    # A card of the layout swapped with one of the pack is another position.
+    other = [deck[n], *deck[1:n], deck[0], *deck[n + 1 :]]
+    if other[0][0] != avoid and other[0] != deck[0]:
+        assert native_game(env_id, deck=other)._c.canonical_key() != a._c.canonical_key()
+
+
 # ---- safe moves --------------------------------------------------------------------------------
 
 
@@ -244,3 +274,13 @@ def test_hooks_never_contradict_the_exact_defaults(
         assert hooked in (verdict, "unknown"), f"seed {seed}: defaults say {verdict}, hooks say {hooked}"
     if not any(hooked == verdict for _, verdict, hooked in compared):
         pytest.skip(f"{env_id}: the defaults decided none of the sample within {budget} nodes")
+
+
+@pytest.mark.parametrize(("env_id", "seeds"), [("Congress-v0", range(0, 8)), ("Louis-v0", (0, 2, 3, 10))])
+def test_these_hooks_change_no_verdict(env_id, seeds):
+    variant = get_variant(env_id)
+    plain = plain_verdicts(variant, {}, seeds, 200_000)
+    decided = {s: v for s, v in plain.items() if v != "unknown"}
+    assert decided, "the exact defaults decided none of the sample"
+    for s, verdict in decided.items():
+        assert solve_deal(variant, seed=s, max_nodes=2_000_000).label == verdict, f"seed {s}"

@@ -1,5 +1,7 @@
-"""The solver and ``patience-gym solve``: won lines replay through gym.make, labels resume, bad
-input is refused. Per-variant hooks (canonical keys, safe moves) have their own tests."""
+"""Labelling deals (agents.solving: ``patience-gym solve`` and its label files): stored won lines
+replay through gym.make, labels resume, unknown deals are deepened, the probe is recorded, bad
+input is refused, and evaluate sets each policy against the labels. The search itself:
+tests/solver/test_search.py; each game's hooks: tests/solver/test_hooks.py."""
 
 from __future__ import annotations
 
@@ -15,43 +17,11 @@ from agents.solving.chunks import SolveConfig, parse_seeds
 from agents.solving.labels import header_lines, label_path, read_labels
 from agents.solving.solve import deepen_unknown, label_seeds
 from patience_gym.games import VARIANTS, get_variant
-from patience_gym.native import make_game, native_available
+from patience_gym.native import native_available
 from patience_gym.solver import Label, solve_deal
-from tests.helpers import LABELS, plain_verdicts, replay_wins
+from tests.helpers import LABELS, replay_wins
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver runs on the native engine")
-
-
-# St. Louis, Light and Shade: the solver finds no win within small budgets (docs/solver.md says
-# so); their stored labels, when any is won, are replayed by test_stored_solutions_replay.
-NO_CHEAP_WIN = {"StLouis-v0", "LightAndShade-v0"}
-
-
-@pytest.mark.parametrize(
-    "variant",
-    [
-        pytest.param(v, marks=pytest.mark.skip(reason="no win found within 100,000 nodes (docs/solver.md)"))
-        if v.env_name in NO_CHEAP_WIN
-        else v
-        for v in VARIANTS
-    ],
-    ids=lambda v: v.env_name,
-)
-def test_won_lines_replay_through_gym_make(variant):
-    won = 0
-    for seed in range(40):
-        label = solve_deal(variant, seed=seed, max_nodes=100_000)
-        assert label.label in ("won", "lost", "unknown")
-        if label.label == "won":
-            won += 1
-            assert replay_wins(variant.env_name, seed, label.actions)
-            if won == 3:
-                break
-        else:
-            assert label.actions == ()
-    # Each variant wins some of these deals within this budget: otherwise the replay above
-    # checked nothing.
-    assert won >= 1, f"{variant.env_name}: no deal of seeds 0..39 solved within 100,000 nodes"
 
 
 def _stored(env_name: str) -> list[Label]:
@@ -83,53 +53,6 @@ def test_stored_solutions_replay_under_their_options(path):
     for lb in won[:: max(1, len(won) // 4)][:4]:
         assert lb.seed is not None
         assert replay_wins(env_name, lb.seed, lb.actions, **options), f"{path.name} seed {lb.seed}"
-
-
-def test_a_deal_without_moves_is_proven_lost():
-    # Nestor: a pack whose layout has no pair and whose reserve cannot pair either is lost at
-    # once; the solver must say lost (searched out), not unknown.
-    variant = get_variant("Nestor-v0")
-    for seed in range(200):
-        label = solve_deal(variant, seed=seed, max_nodes=50_000)
-        if label.label == "lost":
-            assert label.nodes < 50_000 and label.actions == ()
-            return
-    pytest.fail("no Nestor deal of seeds 0..199 proven lost")
-
-
-def test_the_same_seed_gives_the_same_label_and_line():
-    variant = get_variant("Congress-v0")
-    a = solve_deal(variant, seed=3, max_nodes=100_000)
-    b = solve_deal(variant, seed=3, max_nodes=100_000)
-    assert (a.label, a.actions, a.nodes) == (b.label, b.actions, b.nodes)
-
-
-def test_a_tiny_budget_answers_unknown():
-    label = solve_deal(get_variant("Klondike-v0"), seed=0, max_nodes=1)
-    assert label.label == "unknown"
-
-
-@pytest.mark.parametrize("env_id", ["Klondike-v0", "Anna-v0", "Congress-v0"])
-def test_an_unfinished_search_reports_its_best_line(env_id):
-    """Out of budget, the solver still says how far it got: replaying ``best_line`` from the deal
-    puts exactly ``best_cards`` cards on the foundations, and no position it entered had more (a
-    larger budget, searching a superset, never reports fewer)."""
-    variant = get_variant(env_id)
-    seen_progress = False
-    for seed in range(3):
-        small = solve_deal(variant, seed=seed, max_nodes=300)
-        large = solve_deal(variant, seed=seed, max_nodes=3000)
-        assert small.label == "unknown"
-        game = make_game(variant, "native")
-        game.new_game(np.random.default_rng(seed))
-        start = game.foundation_cards
-        for a in small.best_line:
-            assert game.is_legal(a)
-            game.apply(a)
-        assert game.foundation_cards == small.best_cards >= start
-        assert large.label == "won" or large.best_cards >= small.best_cards
-        seen_progress |= small.best_cards > start
-    assert seen_progress, "the search never got a card up: nothing was checked"
 
 
 def test_labels_resume_where_they_stopped(tmp_path):
@@ -225,38 +148,6 @@ def test_deepen_refuses_what_it_cannot_do(tmp_path, capsys):
         assert err.startswith("patience-gym solve: error:") and message in err and "\n" not in err
 
 
-# Louis seed 1: the depth-first search alone leaves it unknown even at 3,000,000 nodes (it commits
-# to early choices of the deal whose subtrees it cannot exhaust); the probe wins it in about 9,000.
-def test_the_probe_wins_a_deal_the_depth_first_search_leaves_unknown():
-    louis = get_variant("Louis-v0")
-    assert solve_deal(louis, seed=1, max_nodes=100_000).label == "unknown"
-    label = solve_deal(louis, seed=1, max_nodes=100_000, probe_nodes=50_000)
-    assert label.label == "won" and label.nodes < 50_000
-    assert replay_wins("Louis-v0", 1, label.actions)
-
-
-def test_the_probe_never_answers_lost_and_changes_no_decided_verdict():
-    nestor = get_variant("Nestor-v0")
-    plain = [solve_deal(nestor, seed=s, max_nodes=40_000) for s in range(60)]
-    lost = [(s, lb.nodes) for s, lb in enumerate(plain) if lb.label == "lost"]
-    assert lost, "no Nestor deal of seeds 0..59 proven lost"
-    for s, n in lost[:5]:
-        # The depth-first search needs n nodes to prove the loss. With the probe first and the
-        # budget still n, fewer are left for it: the probe cannot prove a loss, so unknown...
-        assert solve_deal(nestor, seed=s, max_nodes=n, probe_nodes=n).label == "unknown"
-        # ...and with enough budget left after the probe, the loss is proven as before.
-        assert solve_deal(nestor, seed=s, max_nodes=50_000, probe_nodes=1_000).label == "lost"
-    for env_id in ("Klondike-v0", "Congress-v0", "TheKings-v0", "Babette-v0"):
-        variant = get_variant(env_id)
-        for s in range(6):
-            plain = solve_deal(variant, seed=s, max_nodes=60_000).label
-            probed = solve_deal(variant, seed=s, max_nodes=60_000, probe_nodes=20_000)
-            if "unknown" not in (plain, probed.label):
-                assert probed.label == plain, f"{env_id} seed {s}"
-            if probed.label == "won":
-                assert replay_wins(env_id, s, probed.actions)
-
-
 def test_the_probe_is_recorded_in_the_header_and_checked_on_resume(tmp_path, capsys):
     base = ["solve", "--env", "Nestor-v0", "--seeds", "0:2", "--budget", "5000", "--labels", str(tmp_path)]
     assert main([*base, "--probe", "500"]) == 0
@@ -318,7 +209,6 @@ def test_cli_refuses_a_malformed_deck(capsys, tmp_path):
 def test_cli_solves_one_deck_and_prints_the_line(capsys, tmp_path):
     variant = get_variant("Congress-v0")
     game = variant.make_game()
-    import numpy as np
 
     game.new_game(np.random.default_rng(3))
     deck = tmp_path / "deck.txt"
@@ -393,54 +283,3 @@ def test_evaluate_sets_each_policy_against_the_labels(tmp_path, capsys):
     # Without labels for these rules the column is left out.
     assert main([*argv[:-2], "--labels", str(tmp_path / "none")]) == 0
     assert "winnable won" not in capsys.readouterr().out
-
-
-# ---- the hooks of Anna, Light and Shade, The Congress and Louis -----------------------------------
-
-
-def _native_game(env_id: str, deck: list[str], **options: object):
-    from patience_gym.native import make_game
-
-    game = make_game(get_variant(env_id), "native", **options)
-    game.new_game(None, deck)
-    return game
-
-
-def _deck_with_first(env_id: str, n: int, avoid: str) -> list[str]:
-    """A shuffled deck whose first n cards contain no rank ``avoid`` (dealt straight to the layout)."""
-    import numpy as np
-
-    for seed in range(500):
-        game = get_variant(env_id).make_game()
-        game.new_game(np.random.default_rng(seed))
-        deck = game.deck()
-        if not any(c[0] == avoid for c in deck[:n]) and len({c for c in deck[:n]}) == n:
-            return deck
-    raise AssertionError("no such deck")
-
-
-@pytest.mark.parametrize(("env_id", "n", "avoid"), [("Anna-v0", 8, "J"), ("LightAndShade-v0", 4, "A")])
-def test_canonical_keys_ignore_the_order_of_interchangeable_piles(env_id, n, avoid):
-    # Anna's first 8 cards become the helps, Light and Shade's first 4 non-aces the Auxiliaries:
-    # reversing them permutes those piles and nothing else.
-    deck = _deck_with_first(env_id, n, avoid)
-    if env_id == "LightAndShade-v0":
-        assert not any(c[0] == "A" for c in deck[:n])  # the aces are taken out wherever they lie
-    permuted = deck[:n][::-1] + deck[n:]
-    a, b = _native_game(env_id, deck), _native_game(env_id, permuted)
-    assert a._c.state_key() != b._c.state_key()
-    assert a._c.canonical_key() == b._c.canonical_key()
-    # A card of the layout swapped with one of the pack is another position.
-    other = [deck[n], *deck[1:n], deck[0], *deck[n + 1 :]]
-    if other[0][0] != avoid and other[0] != deck[0]:
-        assert _native_game(env_id, other)._c.canonical_key() != a._c.canonical_key()
-
-
-@pytest.mark.parametrize(("env_id", "seeds"), [("Congress-v0", range(0, 8)), ("Louis-v0", (0, 2, 3, 10))])
-def test_these_hooks_change_no_verdict(env_id, seeds):
-    variant = get_variant(env_id)
-    plain = plain_verdicts(variant, {}, seeds, 200_000)
-    decided = {s: v for s, v in plain.items() if v != "unknown"}
-    assert decided, "the exact defaults decided none of the sample"
-    for s, verdict in decided.items():
-        assert solve_deal(variant, seed=s, max_nodes=2_000_000).label == verdict, f"seed {s}"
