@@ -196,8 +196,8 @@ class Game(ABC, Generic[K]):
 
     # Every variant sets these at the head of its class, one line each, then declares its table
     # and layout as rows of data: a scan for repeated code pairs those heads (Anna, Klondike,
-    # Light and Shade) and layouts with the offsets read off them (Anna and Nestor, The Congress
-    # and Light and Shade) by shape.
+    # Light and Shade; Louis and The Kings) and layouts with the offsets read off them (Anna and
+    # Nestor, The Congress and Light and Shade) by shape.
     # They are the declarations of different games, the values all differ: the repetition stays.
     name: ClassVar[str]
     n_packs: ClassVar[int] = 1
