@@ -147,10 +147,11 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
             row["imitation_seconds"] = (info or {}).get("imitation_seconds")
             trained = _trained_config(out)
             row["revisit_penalty"] = trained.get("revisit_penalty", 0.0)
-            # what the row measures: a clone of its teacher (rollout features: the teacher's
-            # look-ahead as inputs) or PPO from scratch; the table names it
-            row["teacher"] = (trained.get("imitation") or {}).get("teacher")
-            row["rollout_features"] = trained.get("rollout_features", 0)
+            if trained:  # what the row measures (the table names it): a clone of its teacher (with
+                # rollout features, the teacher's look-ahead as inputs) or PPO from scratch; a
+                # model without its config.yaml stays plain "ppo" rather than be guessed at
+                row["teacher"] = (trained.get("imitation") or {}).get("teacher")
+                row["rollout_features"] = trained.get("rollout_features", 0)
         print(
             f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, "
             f"{r.mean_foundation_cards:.1f} cards ({r.seconds:.0f} s)",
