@@ -9,11 +9,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.error import ResetNeeded
+from gymnasium.error import InvalidAction, ResetNeeded
 
 import patience_gym  # noqa: F401  (registers the ids)
-from patience_gym.env import PatienceEnv
+from patience_gym.env import ActionOutsideSpace, PatienceEnv
 from patience_gym.games import VARIANTS, get_variant
+from patience_gym.native import native_games
 
 STOCK = 15  # Klondike's "stock -> talon": legal on every fresh deal
 
@@ -60,14 +61,79 @@ def test_step_takes_every_integer_form_alike(action: object) -> None:
     assert got[4]["illegal_action"] is False and env.state_key() == ref.state_key()
 
 
-@pytest.mark.parametrize("action", [-1, 58, np.int64(-58), 10**12])
-def test_an_integer_out_of_range_stays_an_illegal_action(action: int) -> None:
+@pytest.mark.parametrize("action", [-1, 58, 999, np.int64(-58), np.int32(58), np.array(999), 10**12, 2**70])
+def test_an_id_outside_the_action_space_raises_saying_what_is_allowed(action: object) -> None:
     env = klondike()
-    obs, _ = env.reset(seed=0)
     key = env.state_key()
-    obs2, reward, term, trunc, info2 = env.step(action)
+    with pytest.raises(ActionOutsideSpace, match=r"outside the action space Discrete\(58\): ids are 0\.\.57"):
+        env.step(action)
+    assert env.state_key() == key
+    assert issubclass(ActionOutsideSpace, InvalidAction) and issubclass(ActionOutsideSpace, ValueError)
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_both_engines_refuse_an_id_outside_the_space_live_over_or_before_reset(engine: str) -> None:
+    if engine == "native" and "Nestor" not in native_games():
+        pytest.skip("the native engine is not built")
+    env = PatienceEnv("Nestor-v0", reserve="open", engine=engine)
+    with pytest.raises(ActionOutsideSpace, match="action 999 is outside"):
+        env.step(999)
+    _, info = env.reset(seed=0)
+    n = env.action_space.n
+    with pytest.raises(ActionOutsideSpace, match=rf"action {n} is outside"):
+        env.step(n)
+    rng = np.random.default_rng(0)
+    while info["action_mask"].any():
+        _, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    with pytest.raises(ActionOutsideSpace, match="action -1 is outside"):
+        env.step(-1)  # a finished game refuses it too: the id is wrong in any position
+
+
+def test_an_in_space_illegal_action_keeps_the_penalty(env_name: str) -> None:
+    env = PatienceEnv(env_name)
+    obs, info = env.reset(seed=0)
+    key = env.state_key()
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs2, reward, term, trunc, info2 = env.step(illegal)
     assert info2["illegal_action"] is True and reward == pytest.approx(-0.01) and not (term or trunc)
     assert env.state_key() == key and np.array_equal(obs, obs2)
+
+
+CONTAINS_CASES = [
+    15, 0, 57, -1, 58, 10**12, True, False, 15.0, np.float64(15), None, "15",
+    np.int64(15), np.int32(15), np.int16(57), np.int8(-1), np.int64(58),
+    np.uint8(15), np.uint16(15), np.uint32(15), np.uint32(58), np.uint64(15), np.uint64(0), np.bool_(True),
+    np.array(15), np.array(15, dtype=np.int8), np.array(15, dtype=np.uint8), np.array(15, dtype=np.uint64),
+    np.array(-1), np.array(58), np.array(15.0), np.array([15]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("action", CONTAINS_CASES, ids=repr)
+def test_step_takes_what_action_space_contains_takes(action: object) -> None:
+    """The env's yes or no matches ``Discrete.contains`` for every kind of value, with one
+    deliberate difference: a Python bool, which ``contains`` counts as an int, is refused."""
+    env = klondike()
+    contained = env.action_space.contains(action)
+    try:
+        env.step(action)
+        taken = True
+    except (TypeError, ValueError):
+        taken = False
+    if isinstance(action, bool):
+        assert contained and not taken
+    else:
+        assert taken == contained, (
+            f"step {'took' if taken else 'refused'} {action!r}, contains says {contained}"
+        )
+
+
+@pytest.mark.parametrize("action", [np.uint64(15), np.array(15, dtype=np.uint64)], ids=repr)
+def test_an_unsigned_id_that_does_not_cast_to_int64_is_refused(action: object) -> None:
+    env = klondike()
+    with pytest.raises(TypeError, match=r"Discrete\(58\) whose type casts to int64.*uint64"):
+        env.step(action)
+    with pytest.raises(TypeError, match="uint64"):
+        env.describe_action(action)  # type: ignore[arg-type]
 
 
 def test_describe_action_refuses_ids_outside_the_table(env_name: str) -> None:
@@ -76,7 +142,9 @@ def test_describe_action_refuses_ids_outside_the_table(env_name: str) -> None:
     n = env.action_space.n
     assert env.describe_action(n - 1) and env.describe_action(np.int64(0))
     for bad in (-1, n, n + 5):
-        with pytest.raises(ValueError, match=rf"outside 0\.\.{n - 1}"):
+        with pytest.raises(
+            ActionOutsideSpace, match=rf"outside the action space Discrete\({n}\): ids are 0\.\.{n - 1}"
+        ):
             env.describe_action(bad)
     with pytest.raises(TypeError, match="Discrete"):
         env.describe_action(1.0)  # type: ignore[arg-type]
@@ -97,7 +165,8 @@ def test_writing_into_a_returned_observation_changes_nothing_later(env_name: str
     obs, *_ = env.step(legal)
     kept = obs.copy()
     obs[:] = 0.25
-    assert np.array_equal(env.step(-1)[0], kept), "step returned the env's own buffer"
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    assert np.array_equal(env.step(illegal)[0], kept), "step returned the env's own buffer"
 
 
 def test_a_finished_game_returns_a_fresh_observation_too() -> None:
@@ -164,8 +233,9 @@ def test_illegal_reward_must_be_a_finite_number(value: object) -> None:
 
 def test_illegal_reward_takes_any_real_number() -> None:
     env = klondike(illegal_reward=np.float32(-0.5))
-    assert env.step(-1)[1] == -0.5
-    assert klondike(illegal_reward=-1).step(-1)[1] == -1.0
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    assert env.step(illegal)[1] == -0.5
+    assert klondike(illegal_reward=-1).step(illegal)[1] == -1.0
 
 
 def test_numpy_option_values_count_as_their_python_value() -> None:

@@ -131,7 +131,7 @@ def _lockstep(variant: Variant, options: dict[str, Any], seed: int) -> Iterator[
         if legal.size == 0:
             break
         if t % ILLEGAL_EVERY == ILLEGAL_EVERY - 1:
-            a = int(rng.integers(-1, py.game.n_actions + 1))  # in or out of range, likely illegal
+            a = int(rng.integers(0, py.game.n_actions))  # an id of the space, likely illegal
         else:
             a = int(rng.choice(legal))
         (o1, r1, d1, u1, i1), (o2, r2, d2, u2, i2) = py.step(a), na.step(a)
