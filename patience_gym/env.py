@@ -294,10 +294,12 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     def _check_cast(self, dtype: np.dtype[Any]) -> None:
         # Only unsigned types can fail: every signed one casts to int64.
-        if not np.can_cast(dtype, self.action_space.dtype):
+        space_dtype = self.action_space.dtype
+        assert space_dtype is not None  # Discrete always has one (int64)
+        if not np.can_cast(dtype, space_dtype):
             raise TypeError(
                 f"action must be an integer of {self.action_space} whose type casts to "
-                f"{self.action_space.dtype} (as action_space.contains requires), got one of type {dtype}"
+                f"{space_dtype} (as action_space.contains requires), got one of type {dtype}"
             )
 
     def _outside(self, a: int) -> ActionOutsideSpace:
