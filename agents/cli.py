@@ -7,16 +7,22 @@
     patience-gym show Nestor-v0 --seed 3 --image table.png
     patience-gym replay --env Klondike-v0 --policy greedy --seed 3 --out replay.html
     patience-gym evaluate --env Klondike-v0 --policy greedy --episodes 1000 --seed 0
-    patience-gym evaluate configs/eval/klondike.yaml --set episodes=200
+    patience-gym evaluate klondike --set episodes=200
     patience-gym evaluate --env Klondike-v0 --policy greedy --backend ray --address auto
+    patience-gym train tiny --set output_dir=runs/ppo/tiny
+    patience-gym train nestor --set total_timesteps=100000
     patience-gym train configs/ppo/nestor.yaml --set total_timesteps=100000
-    patience-gym train configs/rllib/nestor.yaml --trainer rllib
+    patience-gym train nestor --trainer rllib
     patience-gym solve --env Nestor-v0 --seeds 0:1000 --workers 2
 
 Each subcommand is one entry of :data:`COMMANDS`: a name, a help line, a function adding its
 arguments and the function running it (returning the exit status). Errors a user can fix (a bad
 config, option, path or missing extra) print one line, ``patience-gym <command>: error: ...``,
 and exit with 2; Ctrl-C exits with 130 after one line.
+
+A config is a YAML file's path or the name of a shipped one (``nestor``: ``configs/ppo/nestor.yaml``
+for train, ``configs/rllib/nestor.yaml`` with ``--trainer rllib``, ``configs/eval/nestor.yaml`` for
+evaluate; :func:`agents.common.data.find_config`): a file that exists wins over a name.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from typing import Any, Literal
 
 from agents.common.backends import ChunkError
 from agents.common.config import ConfigError, load
+from agents.common.data import find_config
 from agents.registry import spec_help, spec_table
 
 
@@ -44,8 +51,9 @@ class EvalConfig:
     workers: int = 1
     backend: Literal["local", "ray"] = "local"
     address: str | None = None
-    labels: str = "results/labels"
-    """Solver labels (patience-gym solve): where present, each policy is set against the winnable deals."""
+    labels: str | None = None
+    """A folder of solver labels (patience-gym solve; default the package's own): where present,
+    each policy is set against the winnable deals."""
 
     def __post_init__(self) -> None:
         for key, low in (("episodes", 1), ("seed", 0), ("workers", 1)):
@@ -130,7 +138,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _args_evaluate(p: argparse.ArgumentParser) -> None:
-    p.add_argument("config", nargs="?", help="YAML config (configs/eval/...); flags override it")
+    p.add_argument(
+        "config",
+        nargs="?",
+        help="a YAML config's path or a shipped one's name (nestor: configs/eval/nestor.yaml); "
+        "flags override it",
+    )
     p.add_argument("--env", help="environment id, e.g. Klondike-v0")
     p.add_argument(
         "--policy",
@@ -149,7 +162,8 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--labels",
-        help="folder of solver labels (default results/labels): each policy's wins among the winnable deals",
+        help="folder of solver labels (default: the package's own, agents/data/labels/): each policy's "
+        "wins among the winnable deals",
     )
     p.add_argument(
         "--address",
@@ -164,7 +178,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
     given = ("env", "episodes", "seed", "workers", "backend", "address", "labels")
     flags = {k: getattr(args, k) for k in given}  # the flags given override the config file
-    cfg = load(EvalConfig, args.config, args.set, policies=args.policy, **flags)
+    path = find_config(args.config, "eval") if args.config else None
+    cfg = load(EvalConfig, path, args.set, policies=args.policy, **flags)
     if not cfg.policies:
         raise ConfigError(f"no policy given: use --policy ({spec_help(detailed=False)})")
     if cfg.backend == "ray":
@@ -176,9 +191,10 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     keys = ("episodes", "seed", "workers", "env_kwargs", "backend", "address")
     how = {k: getattr(cfg, k) for k in keys}  # every policy plays the same deals, the same way
     results = [evaluate(cfg.env, p, progress=not args.json, **how) for p in cfg.policies]
-    from agents.solving.labels import attach_labels
+    from agents.solving.labels import attach_labels, missing_note
 
-    attach_labels(results, cfg.labels)
+    for missing in attach_labels(results, cfg.labels):  # one line, on stderr: --json stays JSON
+        print(f"patience-gym evaluate: {missing_note(cfg.env, cfg.env_kwargs, missing)}", file=sys.stderr)
     print(to_json(results) if args.json else format_table(results))
     return 0
 
@@ -187,7 +203,11 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _args_train(p: argparse.ArgumentParser) -> None:
-    p.add_argument("config", help="YAML config, e.g. configs/ppo/nestor.yaml (configs/rllib/... for rllib)")
+    p.add_argument(
+        "config",
+        help="a YAML config's path or a shipped one's name: nestor is configs/ppo/nestor.yaml "
+        "(configs/rllib/nestor.yaml with --trainer rllib); tiny is a smoke run of seconds",
+    )
     p.add_argument(
         "--trainer",
         choices=["sb3", "rllib"],
@@ -217,7 +237,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     from agents.training.config import load_config
     from agents.training.sb3 import train
 
-    train(load_config(args.config, args.set), overwrite=args.overwrite)
+    train(load_config(str(find_config(args.config, "ppo")), args.set), overwrite=args.overwrite)
     return 0
 
 
@@ -229,7 +249,7 @@ def _train_rllib(args: argparse.Namespace) -> int:
     from agents.training.rllib_config import load_config
 
     overrides = [*args.set, *([f"address={args.address}"] if args.address else [])]
-    train(load_config(args.config, overrides), overwrite=args.overwrite)
+    train(load_config(str(find_config(args.config, "rllib")), overrides), overwrite=args.overwrite)
     return 0
 
 
@@ -270,16 +290,20 @@ COMMANDS: tuple[Command, ...] = (
         lambda p: _solve().add_arguments(p),
         lambda args: int(_solve().run(args)),
         "Solve the deals of seeds START:STOP with every card known and write one label file per "
-        "variant and option set (results/labels/); an interrupted run resumes where it stopped. "
+        "variant and option set (--labels DIR; in a checkout the package's own agents/data/labels/ by "
+        "default, an installed package needs --labels); an interrupted run resumes where it stopped. "
         "Options as for evaluate (--set env_kwargs.draw=3, or a config file); --deck FILE solves one deal.",
     ),
     Command(
         "train",
-        "train MaskablePPO from a config (configs/ppo/...; needs the train extra), or RLlib PPO",
+        "train MaskablePPO from a config (a path, or a shipped name: tiny, nestor, ...; needs the train "
+        "extra), or RLlib PPO",
         _args_train,
         _cmd_train,
         "Train sb3-contrib MaskablePPO as the YAML config says, or with --trainer rllib RLlib PPO with "
-        "action masking on Ray (configs/rllib/...). Any key may be overridden with --set "
+        "action masking on Ray (configs/rllib/...). CONFIG is a YAML file's path or a shipped config's "
+        "name (nestor: configs/ppo/nestor.yaml, or configs/rllib/nestor.yaml with --trainer rllib). "
+        "Any key may be overridden with --set "
         "(dotted for nested keys: --set ppo.n_steps=256 --set env_kwargs.draw=3).",
     ),
 )

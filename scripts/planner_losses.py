@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -159,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, KeyError) as e:
         print(f"planner_losses: {e}", file=sys.stderr)
         return 2
-    labels = labels_for(variant.env_name, options, Path(__file__).resolve().parents[1] / "results" / "labels")
+    labels = labels_for(variant.env_name, options)  # the shipped labels, agents/data/labels/
     if not labels:
         print(
             f"planner_losses: no labels for {variant.env_name} {options} (patience-gym solve)",

@@ -13,8 +13,8 @@ trains), then plays random, greedy and the PPO model (``best_model.zip``: the on
 on the periodic evaluation's own deals) on deals ``reset(seed=i)``, ``i`` in ``0 .. episodes-1``:
 seeds that training and its periodic evaluation never use (see :mod:`agents.training.sb3`).
 
-Where ``patience-gym solve`` wrote labels for the variant (``results/labels/``), a row gives the
-deals winnable by a player who sees every card, and each policy's wins among them.
+Where ``patience-gym solve`` wrote labels for the variant (the package's, ``agents/data/labels/``),
+a row gives the deals winnable by a player who sees every card, and each policy's wins among them.
 ``--policy`` (repeatable) runs only the policies named and keeps the other rows, e.g.
 ``--policy planner:samples=8`` adds the planner's row; ``--labels-only`` runs no policy and
 refreshes the winnable rows after new labels.
@@ -171,7 +171,7 @@ def winnable_row(env_name: str, env_kwargs: dict[str, Any], episodes: int) -> di
     from agents.evaluation.evaluate import wilson
     from agents.solving.labels import labels_for
 
-    labels = labels_for(env_name, env_kwargs, ROOT / "results" / "labels")
+    labels = labels_for(env_name, env_kwargs)  # the shipped labels, agents/data/labels/
     seen = [labels[s] for s in range(episodes) if s in labels]
     if not seen:
         return None
@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--labels-only",
         action="store_true",
-        help="run no policy: refresh the winnable rows from results/labels/",
+        help="run no policy: refresh the winnable rows from the label files (agents/data/labels/)",
     )
     parser.add_argument(
         "--policy",

@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.common.backends import map_chunks
 from agents.common.config import ConfigError
-from agents.solving.labels import LABELS_DIR, label_path, rule_options
+from agents.solving.labels import label_path, rule_options, writable_labels
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label
 
@@ -36,7 +36,9 @@ class SolveConfig:
     default a tenth of the budget, 0 for none."""
     seconds: float | None = None
     workers: int = 1
-    labels: str = str(LABELS_DIR)
+    labels: str | None = None
+    """The folder of label files to write; default the package's own, in a checkout only
+    (:func:`agents.solving.labels.writable_labels`)."""
     backend: str = "local"
     """``local`` (this process or a pool of ``workers``) or ``ray`` (Ray tasks; the scale extra)."""
     address: str | None = None
@@ -93,7 +95,7 @@ def existing_labels(cfg: SolveConfig, flag: str) -> tuple[Variant, dict[str, Any
     ``--dive``), which works on the unknown deals of a file that must exist already."""
     variant = get_variant(cfg.env)
     options = rule_options(variant, cfg.env_kwargs)
-    path = label_path(variant, options, cfg.labels)
+    path = label_path(variant, options, writable_labels(cfg.labels))
     if not path.exists():
         raise ConfigError(
             f"{flag} works on the unknown deals of {path}, which does not exist; label them first"

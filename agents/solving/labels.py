@@ -1,7 +1,9 @@
 """Label files: what the solver said about each deal, and how a policy compares with it.
 
-``results/labels/<EnvName>[__option=value...].csv`` (only the rule options that differ from the
-registered defaults name the file): ``#`` lines (the env, its rule options, the budget), then CSV
+``<EnvName>[__option=value...].csv`` in a folder of label files (only the rule options that differ
+from the registered defaults name the file); the package ships the labels of every registered variant
+(:func:`agents.common.data.shipped_labels`, ``agents/data/labels/``) and reads those unless given
+another folder: ``#`` lines (the env, its rule options, the budget), then CSV
 rows ``seed,label,nodes,seconds,length,actions``; ``actions`` is a winning line of action ids
 separated by spaces (empty unless won): ``env.reset(seed=seed)`` then ``env.step`` each id wins.
 Written by ``patience-gym solve`` (:mod:`agents.solving.solve`), read by ``patience-gym evaluate`` and
@@ -19,12 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.common.config import ConfigError
+from agents.common.data import checkout, shipped_labels
 from agents.evaluation.evaluate import Tally
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label
 
-#: Where label files live unless ``--labels`` says otherwise (relative to the working directory).
-LABELS_DIR = Path("results/labels")
 FIELDS = ("seed", "label", "nodes", "seconds", "length", "actions")
 
 
@@ -43,12 +44,28 @@ def rule_options(variant: Variant, env_kwargs: Mapping[str, Any]) -> dict[str, A
     return dict(env_kwargs)
 
 
-def label_path(variant: Variant, env_kwargs: Mapping[str, Any], labels: str | Path = LABELS_DIR) -> Path:
-    """The label file of ``variant`` with these rule options (only non-default ones name it)."""
+def label_path(variant: Variant, env_kwargs: Mapping[str, Any], labels: str | Path | None = None) -> Path:
+    """The label file of ``variant`` with these rule options (only non-default ones name it), in
+    the folder ``labels`` (default: the labels the package ships)."""
     defaults = variant.make_game().options
     chosen = variant.make_game(**dict(env_kwargs)).options
     parts = [f"{k}={chosen[k]}" for k in sorted(chosen) if chosen[k] != defaults[k]]
-    return Path(labels) / ("__".join([variant.env_name, *parts]) + ".csv")
+    folder = shipped_labels() if labels is None else Path(labels)
+    return folder / ("__".join([variant.env_name, *parts]) + ".csv")
+
+
+def writable_labels(labels: str | Path | None) -> Path:
+    """The folder ``patience-gym solve`` writes to: ``labels`` when given, else the package's own
+    label folder, but only in a checkout (or an editable install), where those files are the
+    project's to refresh; an installed package's folder is not a user's to write into."""
+    if labels is not None:
+        return Path(labels)
+    if checkout() is None:
+        raise ConfigError(
+            f"the labels shipped with the installed package ({shipped_labels()}) are not written to: "
+            "pass --labels DIR for your own label files (evaluate --labels DIR reads them)"
+        )
+    return shipped_labels()
 
 
 def read_labels(path: Path) -> dict[int, Label]:
@@ -152,28 +169,39 @@ def winnable_share(labels: Mapping[int, Label], wins_by_seed: Mapping[int, bool]
     )
 
 
-def labels_for(env: str, env_kwargs: Mapping[str, Any], labels: str | Path = LABELS_DIR) -> dict[int, Label]:
+def labels_for(env: str, env_kwargs: Mapping[str, Any], labels: str | Path | None = None) -> dict[int, Label]:
     """The stored labels of ``env`` with the rule options among ``env_kwargs`` (empty if none)."""
     variant = get_variant(env)
     rules = {k: v for k, v in env_kwargs.items() if k in variant.game.OPTIONS}
     return read_labels(label_path(variant, rules, labels))
 
 
-def attach_labels(results: Iterable[Any], labels: str | Path = LABELS_DIR) -> Path | None:
+def attach_labels(results: Iterable[Any], labels: str | Path | None = None) -> list[Path]:
     """Set ``result.winnable`` on each evaluation result whose deals have labels in ``labels``
-    (same env and rule options); return the label file used, or None when there is none."""
-    used = None
+    (default: the shipped labels; same env and rule options); return the label files looked for
+    and not found (each once), for the caller to say so."""
+    missing: list[Path] = []
     for r in results:
         variant = get_variant(r.env)
         rules = {k: v for k, v in r.env_kwargs.items() if k in variant.game.OPTIONS}
         path = label_path(variant, rules, labels)
         stored = read_labels(path)
         if not stored:
+            missing += [] if path in missing else [path]
             continue
         wins = {r.seed + e.index: e.won for e in r.episodes}
         r.winnable = winnable_share(stored, wins)
-        used = path
-    return used
+    return missing
+
+
+def missing_note(env: str, env_kwargs: Mapping[str, Any], path: Path) -> str:
+    """The one line ``evaluate`` prints when no label file covers its deals."""
+    variant = get_variant(env)
+    rules = " ".join(f"{k}={v!r}" for k, v in env_kwargs.items() if k in variant.game.OPTIONS)
+    return (
+        f"no solver labels for {variant.env_name}{' ' + rules if rules else ''} (looked for {path}): "
+        "the winnable column is left out"
+    )
 
 
 # ---- writing label files (patience-gym solve) -----------------------------------------------

@@ -9,9 +9,12 @@
     patience-gym solve --env StLouis-v0 --dive 2000 --workers 2
 
 A run over seeds writes one label file per variant and option set,
-``results/labels/<EnvName>[__option=value...].csv`` (only the options that differ from the
-registered defaults name the file). Rows are written as chunks of deals finish, so an interrupted
-run keeps what it labelled, and the same command resumes where it stopped. ``patience-gym
+``<EnvName>[__option=value...].csv`` (only the options that differ from the registered defaults
+name the file) in the ``--labels`` folder. Without ``--labels`` a checkout (or an editable install)
+writes the package's own labels, ``agents/data/labels/``, the ones ``evaluate`` reads by default;
+an installed package does not write into itself, and asks for ``--labels DIR`` in one line.
+Rows are written as chunks of deals finish, so an interrupted run keeps what it labelled, and the
+same command resumes where it stopped. ``patience-gym
 evaluate`` reads these files to report each policy's share of the winnable deals. ``--deepen``
 solves again, with a larger budget, the deals a file labels unknown: their rows are replaced as
 chunks finish, a ``# deepened`` header line records the budget, and each row's ``nodes`` says
@@ -38,7 +41,6 @@ from agents.solving.dive import add_search_arguments, check_modes, search_mode
 from agents.solving.labels import (
     DEEPENED,
     FIELDS,
-    LABELS_DIR,
     check_header,
     file_budget,
     format_summary,
@@ -51,6 +53,7 @@ from agents.solving.labels import (
     rule_options,
     sort_rows,
     summarize,
+    writable_labels,
     write_rows,
 )
 from patience_gym.games import get_variant
@@ -75,7 +78,7 @@ def label_seeds(
     variant = get_variant(cfg.env)
     options = rule_options(variant, cfg.env_kwargs)
     seeds = parse_seeds(cfg.seeds)
-    path = label_path(variant, options, cfg.labels)
+    path = label_path(variant, options, writable_labels(cfg.labels))
     header = label_header(variant, options, cfg.budget, cfg.seconds, cfg.probe_nodes)
     if path.exists() and not overwrite:
         check_header(path, header)
@@ -186,7 +189,11 @@ def add_arguments(p: Any) -> None:
     )
     p.add_argument("--seconds", type=float, help="also stop a deal after this many seconds")
     p.add_argument("--workers", type=int, help="processes to spread deals over (default 1)")
-    p.add_argument("--labels", help=f"folder of label files (default {LABELS_DIR})")
+    p.add_argument(
+        "--labels",
+        help="folder of label files to write (default: the package's own, agents/data/labels/, in a "
+        "checkout; an installed package needs --labels)",
+    )
     p.add_argument(
         "--backend", choices=("local", "ray"), help="where deals are solved: local (default) or ray"
     )

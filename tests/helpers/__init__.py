@@ -41,8 +41,8 @@ T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 #: Fixed deals' won lines and the golden playthroughs (scripts/playthroughs.py writes them).
 DATA = ROOT / "tests" / "data"
-#: The solver's stored label files.
-LABELS = ROOT / "results" / "labels"
+#: The solver's stored label files (package data: agents.common.data.shipped_labels).
+LABELS = ROOT / "agents" / "data" / "labels"
 #: The tiny PPO config most training tests start from.
 TINY = str(ROOT / "configs" / "ppo" / "tiny.yaml")
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from agents.solving.labels import labels_for
-from tests.helpers import ROOT
+from tests.helpers import LABELS, ROOT
 
 DRAW3 = {"draw": 3, "passes": None, "partial_moves": True}
 
@@ -45,7 +45,7 @@ def test_labels_only_refreshes_the_option_set_rows_already_in_the_table(tmp_path
     assert results.option_sets_in({key: [stale]}, "Klondike-v0") == [DRAW3]
     assert results.main(["--labels-only", "--env", "Klondike-v0", "--out", str(out)]) == 0
     rows = json.loads(out.with_suffix(".json").read_text())
-    labels = labels_for("Klondike-v0", DRAW3, ROOT / "results" / "labels")
+    labels = labels_for("Klondike-v0", DRAW3, LABELS)
     won = sorted(s for s in range(1000) if s in labels and labels[s].label == "won")
     (row,) = rows[key]
     assert row["wins"] == len(won) > 1 and row["won_seeds"] == won
