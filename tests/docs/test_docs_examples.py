@@ -5,8 +5,11 @@ block is run, in order, page by page, in a scratch folder that holds what a chec
 (configs/, scripts/, benchmarks/ linked; results/ copied, so a command that writes labels or
 tables writes them there). A block a test cannot run (a full training run, a Ray cluster,
 installing packages) carries ``<!-- docs-test: skip (why) -->`` on the line before it, and the
-reason is required. A long command gets a small variant in the docs instead of a skip where one
-exists (fewer episodes, a tiny config), so that what the page shows is what the test runs.
+reason is required. A block that needs an extra or the native engine says so with
+``<!-- docs-test: needs sb3_contrib, patience_gym._native -->`` (modules to import): where one is
+missing the rest of the page is skipped, as the other tests skip without their extra. A long
+command gets a small variant in the docs instead of a skip where one exists (fewer episodes, a
+tiny config), so that what the page shows is what the test runs.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w+-]*)\s*$")
 #: The marker of a block the test does not run, with its reason.
 SKIP = re.compile(r"^\s*<!-- docs-test: skip \((?P<why>.*\S.*)\) -->\s*$")
+#: The marker of a block that needs modules (an extra, the native engine) to run.
+NEEDS = re.compile(r"^\s*<!-- docs-test: needs (?P<modules>[\w.]+(?:, [\w.]+)*) -->\s*$")
 #: Any docs-test marker at all (a malformed one must not pass unnoticed).
 MARKER = re.compile(r"<!--\s*docs-test")
 #: Markdown links and images: ``[text](target)`` and ``src="target"``.
@@ -49,6 +54,7 @@ class Block:
     lang: str
     code: str
     skip: str | None  # the reason, for a block marked skip
+    needs: tuple[str, ...] = ()  # modules it imports that an extra or the native build brings
 
     @property
     def where(self) -> str:
@@ -71,8 +77,15 @@ def blocks(page: Path) -> Iterator[Block]:
             body.append(lines[i][indent:] if lines[i][:indent].strip() == "" else lines[i])
             i += 1
         above = next((lines[j] for j in range(start - 1, -1, -1) if lines[j].strip()), "")
-        skip = SKIP.match(above)
-        yield Block(page, start + 1, m["lang"], "\n".join(body) + "\n", skip["why"] if skip else None)
+        skip, needs = SKIP.match(above), NEEDS.match(above)
+        yield Block(
+            page,
+            start + 1,
+            m["lang"],
+            "\n".join(body) + "\n",
+            skip["why"] if skip else None,
+            tuple(needs["modules"].split(", ")) if needs else (),
+        )
         i += 1
 
 
@@ -123,6 +136,8 @@ def test_every_command_of_the_page_runs(
     for block in (b for b in ALL if b.page == page):
         if block.skip is not None or block.lang not in ("python", "bash"):
             continue
+        for module in block.needs:  # the rest of the page builds on this block: skip it all
+            pytest.importorskip(module, reason=f"{block.where} needs {module} (an extra or the native build)")
         if block.lang == "bash":
             _run_bash(block, cwd)
         else:
@@ -139,7 +154,10 @@ def test_every_skip_names_its_reason() -> None:
         lines = page.read_text().splitlines()
         for n, line in enumerate(lines, 1):
             if MARKER.search(line):
-                assert SKIP.match(line), f"{page.relative_to(ROOT)}:{n}: use <!-- docs-test: skip (why) -->"
+                assert SKIP.match(line) or NEEDS.match(line), (
+                    f"{page.relative_to(ROOT)}:{n}: use <!-- docs-test: skip (why) --> or "
+                    "<!-- docs-test: needs module, module -->"
+                )
                 after = next((x for x in lines[n:] if x.strip()), "")
                 assert FENCE.match(after), (
                     f"{page.relative_to(ROOT)}:{n}: the marker must stand above a block"
