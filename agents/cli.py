@@ -7,16 +7,22 @@
     patience-gym show Nestor-v0 --seed 3 --image table.png
     patience-gym replay --env Klondike-v0 --policy greedy --seed 3 --out replay.html
     patience-gym evaluate --env Klondike-v0 --policy greedy --episodes 1000 --seed 0
-    patience-gym evaluate configs/eval/klondike.yaml --set episodes=200
+    patience-gym evaluate klondike --set episodes=200
     patience-gym evaluate --env Klondike-v0 --policy greedy --backend ray --address auto
+    patience-gym train tiny --set output_dir=runs/ppo/tiny
+    patience-gym train nestor --set total_timesteps=100000
     patience-gym train configs/ppo/nestor.yaml --set total_timesteps=100000
-    patience-gym train configs/rllib/nestor.yaml --trainer rllib
+    patience-gym train nestor --trainer rllib
     patience-gym solve --env Nestor-v0 --seeds 0:1000 --workers 2
 
 Each subcommand is one entry of :data:`COMMANDS`: a name, a help line, a function adding its
 arguments and the function running it (returning the exit status). Errors a user can fix (a bad
 config, option, path or missing extra) print one line, ``patience-gym <command>: error: ...``,
 and exit with 2; Ctrl-C exits with 130 after one line.
+
+A config is a YAML file's path or the name of a shipped one (``nestor``: ``configs/ppo/nestor.yaml``
+for train, ``configs/rllib/nestor.yaml`` with ``--trainer rllib``, ``configs/eval/nestor.yaml`` for
+evaluate; :func:`agents.common.data.find_config`): a file that exists wins over a name.
 """
 
 from __future__ import annotations
@@ -27,8 +33,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agents.backends import ChunkError
-from agents.config import ConfigError, load
+from agents.common.backends import ChunkError
+from agents.common.config import ConfigError, load
+from agents.common.data import find_config
+from agents.registry import spec_help, spec_table
 
 
 @dataclass
@@ -43,8 +51,9 @@ class EvalConfig:
     workers: int = 1
     backend: Literal["local", "ray"] = "local"
     address: str | None = None
-    labels: str = "results/labels"
-    """Solver labels (patience-gym solve): where present, each policy is set against the winnable deals."""
+    labels: str | None = None
+    """A folder of solver labels (patience-gym solve; default the package's own): where present,
+    each policy is set against the winnable deals."""
 
     def __post_init__(self) -> None:
         for key, low in (("episodes", 1), ("seed", 0), ("workers", 1)):
@@ -88,7 +97,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ConfigError(f"--seed must be >= 0, got {args.seed}")
     if args.image:
-        from agents.replay import check_output
+        from agents.evaluation.replay import check_output
 
         check_output(args.image, "--image")
     variant = get_variant(args.env)
@@ -99,7 +108,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     legal = np.flatnonzero(core.action_masks())
     print("legal:", "; ".join(f"{a}: {core.describe_action(int(a))}" for a in legal))
     if args.image:
-        from agents.replay import save_table_png
+        from agents.evaluation.replay import save_table_png
 
         print(f"picture: {save_table_png(variant.env_id, args.seed, args.image)}")
     return 0
@@ -113,14 +122,14 @@ def _args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--policy",
         default="greedy",
-        help="random, greedy, planner[:samples=N,budget=N], rollout[:N] or ppo:<model.zip or run folder>",
+        help=spec_help(detailed=False),
     )
     p.add_argument("--seed", type=int, default=0, help="the deal: env.reset(seed=SEED) (>= 0, default 0)")
     p.add_argument("--out", default="replay.html", help="the HTML file to write (default replay.html)")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from agents.replay import run
+    from agents.evaluation.replay import run
 
     return run(args)
 
@@ -129,13 +138,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _args_evaluate(p: argparse.ArgumentParser) -> None:
-    p.add_argument("config", nargs="?", help="YAML config (configs/eval/...); flags override it")
+    p.add_argument(
+        "config",
+        nargs="?",
+        help="a YAML config's path or a shipped one's name (nestor: configs/eval/nestor.yaml); "
+        "flags override it",
+    )
     p.add_argument("--env", help="environment id, e.g. Klondike-v0")
     p.add_argument(
         "--policy",
         action="append",
-        help="random, greedy, planner[:samples=N,budget=N,retry=N], rollout[:N], ppo:<model.zip> or "
-        "rllib:<checkpoint>; repeat for several",
+        help=f"{spec_help(detailed=False)}; repeat for several",
     )
     p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
@@ -149,7 +162,8 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--labels",
-        help="folder of solver labels (default results/labels): each policy's wins among the winnable deals",
+        help="folder of solver labels (default: the package's own, agents/data/labels/): each policy's "
+        "wins among the winnable deals",
     )
     p.add_argument(
         "--address",
@@ -160,49 +174,27 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from agents.evaluate import evaluate, format_table, to_json
+    from agents.evaluation.evaluate import evaluate, format_table, to_json
 
-    cfg = load(
-        EvalConfig,
-        args.config,
-        args.set,
-        env=args.env,
-        policies=args.policy,
-        episodes=args.episodes,
-        seed=args.seed,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        labels=args.labels,
-    )
+    given = ("env", "episodes", "seed", "workers", "backend", "address", "labels")
+    flags = {k: getattr(args, k) for k in given}  # the flags given override the config file
+    path = find_config(args.config, "eval") if args.config else None
+    cfg = load(EvalConfig, path, args.set, policies=args.policy, **flags)
     if not cfg.policies:
-        raise ConfigError(
-            "no policy given: use --policy (random, greedy, planner, rollout, ppo:<model path>, "
-            "rllib:<checkpoint>)"
-        )
+        raise ConfigError(f"no policy given: use --policy ({spec_help(detailed=False)})")
     if cfg.backend == "ray":
-        from agents.backends import connect_ray
+        from agents.common.backends import connect_ray
 
         # Start (or reach) Ray now: one line naming the extra if it is missing, and the seconds it
         # takes to start do not count in the first policy's games per second.
         connect_ray(cfg.address, cfg.workers if cfg.workers > 1 else None)
-    results = [
-        evaluate(
-            cfg.env,
-            p,
-            episodes=cfg.episodes,
-            seed=cfg.seed,
-            workers=cfg.workers,
-            env_kwargs=cfg.env_kwargs,
-            progress=not args.json,
-            backend=cfg.backend,
-            address=cfg.address,
-        )
-        for p in cfg.policies
-    ]
-    from agents.labels import attach_labels
+    keys = ("episodes", "seed", "workers", "env_kwargs", "backend", "address")
+    how = {k: getattr(cfg, k) for k in keys}  # every policy plays the same deals, the same way
+    results = [evaluate(cfg.env, p, progress=not args.json, **how) for p in cfg.policies]
+    from agents.solving.labels import attach_labels, missing_note
 
-    attach_labels(results, cfg.labels)
+    for missing in attach_labels(results, cfg.labels):  # one line, on stderr: --json stays JSON
+        print(f"patience-gym evaluate: {missing_note(cfg.env, cfg.env_kwargs, missing)}", file=sys.stderr)
     print(to_json(results) if args.json else format_table(results))
     return 0
 
@@ -211,7 +203,11 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _args_train(p: argparse.ArgumentParser) -> None:
-    p.add_argument("config", help="YAML config, e.g. configs/ppo/nestor.yaml (configs/rllib/... for rllib)")
+    p.add_argument(
+        "config",
+        help="a YAML config's path or a shipped one's name: nestor is configs/ppo/nestor.yaml "
+        "(configs/rllib/nestor.yaml with --trainer rllib); tiny is a smoke run of seconds",
+    )
     p.add_argument(
         "--trainer",
         choices=["sb3", "rllib"],
@@ -235,24 +231,25 @@ def _cmd_train(args: argparse.Namespace) -> int:
         return _train_rllib(args)
     if args.address is not None:
         raise ConfigError("--address names a Ray cluster: use it with --trainer rllib")
-    from agents.extras import require
+    from agents.common.extras import require
 
     require("train", "training")  # one line naming the extra, not an ImportError
-    from agents.train import load_config, train
+    from agents.training.config import load_config
+    from agents.training.sb3 import train
 
-    train(load_config(args.config, args.set), overwrite=args.overwrite)
+    train(load_config(str(find_config(args.config, "ppo")), args.set), overwrite=args.overwrite)
     return 0
 
 
 def _train_rllib(args: argparse.Namespace) -> int:
-    from agents.backends import require_scale
+    from agents.common.backends import require_scale
 
     require_scale("--trainer rllib")  # one line naming the extra, not an ImportError
-    from agents.rllib import train
-    from agents.rllib_config import load_config
+    from agents.training.rllib import train
+    from agents.training.rllib_config import load_config
 
     overrides = [*args.set, *([f"address={args.address}"] if args.address else [])]
-    train(load_config(args.config, overrides), overwrite=args.overwrite)
+    train(load_config(str(find_config(args.config, "rllib")), overrides), overwrite=args.overwrite)
     return 0
 
 
@@ -276,7 +273,8 @@ COMMANDS: tuple[Command, ...] = (
         "play policies on fixed deals and report win rates",
         _args_evaluate,
         _cmd_evaluate,
-        "Episode i is dealt with reset(seed=SEED+i): every policy plays the same deals.",
+        f"Episode i is dealt with reset(seed=SEED+i): every policy plays the same deals. Policies: "
+        f"{spec_table()}.",
     ),
     Command(
         "replay",
@@ -292,25 +290,29 @@ COMMANDS: tuple[Command, ...] = (
         lambda p: _solve().add_arguments(p),
         lambda args: int(_solve().run(args)),
         "Solve the deals of seeds START:STOP with every card known and write one label file per "
-        "variant and option set (results/labels/); an interrupted run resumes where it stopped. "
+        "variant and option set (--labels DIR; in a checkout the package's own agents/data/labels/ by "
+        "default, an installed package needs --labels); an interrupted run resumes where it stopped. "
         "Options as for evaluate (--set env_kwargs.draw=3, or a config file); --deck FILE solves one deal.",
     ),
     Command(
         "train",
-        "train MaskablePPO from a config (configs/ppo/...; needs the train extra), or RLlib PPO",
+        "train MaskablePPO from a config (a path, or a shipped name: tiny, nestor, ...; needs the train "
+        "extra), or RLlib PPO",
         _args_train,
         _cmd_train,
         "Train sb3-contrib MaskablePPO as the YAML config says, or with --trainer rllib RLlib PPO with "
-        "action masking on Ray (configs/rllib/...). Any key may be overridden with --set "
+        "action masking on Ray (configs/rllib/...). CONFIG is a YAML file's path or a shipped config's "
+        "name (nestor: configs/ppo/nestor.yaml, or configs/rllib/nestor.yaml with --trainer rllib). "
+        "Any key may be overridden with --set "
         "(dotted for nested keys: --set ppo.n_steps=256 --set env_kwargs.draw=3).",
     ),
 )
 
 
 def _solve() -> Any:
-    import agents.solve
+    import agents.solving.solve
 
-    return agents.solve
+    return agents.solving.solve
 
 
 def _add_set(p: argparse.ArgumentParser, help: str) -> None:
@@ -339,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        path = getattr(exc, "path", None)  # agents.train.TrainingInterrupted saved the model
+        path = getattr(exc, "path", None)  # agents.training.sb3.TrainingInterrupted saved the model
         resume = f"; resume with --set resume={path}" if path else ""
         print(f"{prefix}: interrupted{': ' + str(exc) if path else ''}{resume}", file=sys.stderr)
         return 130

@@ -9,7 +9,7 @@ each card: everything here works with positions, never with card values.
 
 :func:`consistent_deck` deals the hidden cards again at random: the real deck with the cards at
 unseen positions permuted among those positions. Played with the same actions, it gives exactly
-the observations the real game gave so far (``tests/test_determinize.py`` proves it for every
+the observations the real game gave so far (``tests/games/test_determinize.py`` proves it for every
 variant), so a planner may search it freely: whatever it learns, it could have guessed. The cards
 are sorted before the shuffle, so the result depends on *which* cards are hidden (the complement
 of those seen, which the player knows) and on the generator, never on where the hidden cards lie.

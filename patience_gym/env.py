@@ -10,14 +10,24 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from gymnasium.envs.registration import EnvSpec
-from gymnasium.error import ResetNeeded
+from gymnasium.error import InvalidAction, ResetNeeded
 
 from patience_gym.core.game import Game
 from patience_gym.games import VARIANTS, get_variant
-from patience_gym.native import DEFAULT_ENGINE, NativeGame, make_game, reference
+from patience_gym.native import NativeGame, engine_for, make_game, reference
 
 REWARD_MODES = ("foundation", "win")
 _ENV_IDS = frozenset(v.env_id for v in VARIANTS)
+
+
+class ActionOutsideSpace(InvalidAction, ValueError):
+    """An action id outside the action space (``step(999)`` on ``Discrete(58)``, a negative id).
+
+    Such an id is a bug in the caller's code, not a move to punish: ``step`` and
+    ``describe_action`` raise this instead of taking it as an illegal action. It is gymnasium's
+    :class:`~gymnasium.error.InvalidAction` ("an action not contained within the action space")
+    and a ``ValueError``, so either ``except`` catches it.
+    """
 
 
 class PatienceEnv(gym.Env[np.ndarray, np.integer]):
@@ -33,10 +43,13 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     ## Action Space
     ``Discrete(n)`` over a fixed table per variant, documented in the variant's module. ``step``
-    takes an integer id only: a Python ``int``, a NumPy integer or a 0-d integer array; anything
-    else (a float, a bool, a string, ``None``, an array of another shape) raises ``TypeError`` or
-    ``ValueError``. ``describe_action(a)`` reads an id in ``0..n-1`` as a move in the current
-    position, e.g. ``"7H pile 3 -> foundation"``, and refuses any other id. ``action_masks()``
+    takes an id of the space only, as ``action_space.contains`` has it: a Python ``int``, a NumPy
+    integer or a 0-d integer array whose type casts to the space's ``int64`` (so not ``np.uint64``),
+    in ``0..n-1``. Anything else (a float, a bool, a string, ``None``, ``np.uint64``, an array of
+    another shape) raises ``TypeError`` or ``ValueError``, and an id outside ``0..n-1`` raises
+    :class:`ActionOutsideSpace` (gymnasium's ``InvalidAction``, a ``ValueError``).
+    ``describe_action(a)`` reads an id in ``0..n-1`` as a move in the current position, e.g.
+    ``"7H pile 3 -> foundation"``, and refuses any other id the same way. ``action_masks()``
     returns the legal actions as a ``bool`` array
     (what sb3-contrib's ``MaskablePPO`` calls); ``info["action_mask"]`` holds the same as ``int8``
     (what ``Discrete.sample(mask=...)`` takes). The mask is exactly the set of actions the engine
@@ -59,8 +72,9 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     ``reward="foundation"`` (default): the cards newly moved to the foundations, as a fraction of
     those still to win at reset (a won game sums to 1.0; only The Kings' deal plays cards itself).
     ``reward="win"``: 1.0 on the winning step, else 0.
-    An illegal action (one the mask excludes) leaves the state unchanged and earns
-    ``illegal_reward`` (default -0.01) with ``info["illegal_action"] = True``; it never raises.
+    An illegal action (an id of the space that the mask excludes) leaves the state unchanged and
+    earns ``illegal_reward`` (default -0.01) with ``info["illegal_action"] = True``; it never
+    raises.
 
     ## Episode End
     ``terminated`` when the game is won or no legal action remains (lost). ``truncated`` when the
@@ -72,7 +86,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     ``variant`` (set by the registration: ``gym.make`` refuses a ``variant`` naming another game
     than its id), ``engine`` (``"python"``: the rules core; ``"native"``: the same rules compiled
     from ``src/native/``, identical in every observation, reward and text; the default is
-    ``patience_gym.native.DEFAULT_ENGINE``), ``render_mode`` (``None``; ``"ansi"``: the table as
+    ``"native"`` for a variant whose game has a native port and ``"python"`` for one without,
+    ``patience_gym.native.engine_for``), ``render_mode`` (``None``; ``"ansi"``: the table as
     text; ``"rgb_array"``: an
     ``H x W x 3`` ``uint8`` picture of the table, the same size all episode, face-down cards drawn
     as backs), ``reward``, ``illegal_reward`` (a finite number), and the variant's rule options
@@ -115,7 +130,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             raise ValueError(f"illegal_reward={illegal_reward!r} must be a finite number such as -0.01")
         self.illegal_reward = float(illegal_reward)
         # engine: "python" (the rules core) or "native" (src/native/, C++); see patience_gym.native.
-        self.engine = DEFAULT_ENGINE if engine is None else engine
+        # When none is named, the native one where the variant's game has a native port.
+        self.engine = engine_for(self.variant, engine)
         self.game: Game[Any] = make_game(self.variant, self.engine, **options)
         self.layout = self.game.layout
         self.action_space = spaces.Discrete(self.game.n_actions)
@@ -178,7 +194,9 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             self._bind()
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
-        # A float or a bool is refused, never truncated to a move; a plain int skips the checks.
+        # A float or a bool is refused, never truncated to a move; a plain int skips the type
+        # checks. The range is checked once either way: by the native path's own bound test, else
+        # below it.
         a = action if type(action) is int else self._action_id(action)
         if self._step_into is not None and self._live and 0 <= a < self._n_actions:
             # The native path: the same step as below, in one native call (mask and observation
@@ -197,11 +215,13 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
                 if self._has_extras:
                     info.update(self.game.extra_info())
                 return self._obs_buf.copy(), reward, not live, False, info  # type: ignore[union-attr]
+        if not 0 <= a < self._n_actions:
+            raise self._outside(a)
         if not self._live:  # the game is over (won, lost, or dealt with no move at all)
             if not self._dealt:
                 raise ResetNeeded("call reset() before step()")
             return self._observation(), 0.0, True, False, self._info(illegal=False)
-        if not (0 <= a < self.game.n_actions and self._mask[a]):
+        if not self._mask[a]:
             return self._observation(), self.illegal_reward, False, False, self._info(illegal=True)
         outcome = self.game.apply(a)  # what changed: the reward and the end follow from it alone
         self._refresh(won=outcome.won)
@@ -231,8 +251,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     def describe_action(self, action: int) -> str:
         """The move behind ``action`` in the current position, e.g. ``"7H pile 3 -> foundation"``."""
         a = self._action_id(action)
-        if not 0 <= a < self.game.n_actions:
-            raise ValueError(f"action {a} is outside 0..{self.game.n_actions - 1} ({self.action_space})")
+        if not 0 <= a < self._n_actions:
+            raise self._outside(a)
         self._require_reset("describe_action")
         return self.game.describe(a)
 
@@ -250,11 +270,19 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     # ---- contract checks ----------------------------------------------------------------------
 
     def _action_id(self, action: Any) -> int:
-        """``action`` as an int if it is an integer id (int, NumPy integer, 0-d integer array)."""
+        """``action`` as an int if it is an integer id of the space's type (int, NumPy integer,
+        0-d integer array), as ``Discrete.contains`` takes them; the range is the caller's check.
+
+        A bool is refused although ``Discrete.contains(True)`` holds: ``step(True)`` is a bug,
+        never a move. An unsigned type that does not cast to the space's ``int64`` (``np.uint64``)
+        is refused as ``contains`` refuses it, whatever its value."""
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            if isinstance(action, np.unsignedinteger):
+                self._check_cast(action.dtype)
             return int(action)
         if isinstance(action, np.ndarray) and action.dtype.kind in "iu":
             if action.shape == ():
+                self._check_cast(action.dtype)
                 return int(action)
             raise ValueError(
                 f"action must be one integer of {self.action_space}, got an array of shape {action.shape}"
@@ -262,6 +290,23 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         raise TypeError(
             f"action must be an integer of {self.action_space} (an int, a NumPy integer or a 0-d integer "
             f"array), got {action!r} of type {type(action).__name__}"
+        )
+
+    def _check_cast(self, dtype: np.dtype[Any]) -> None:
+        # Only unsigned types can fail: every signed one casts to int64.
+        space_dtype = self.action_space.dtype
+        assert space_dtype is not None  # Discrete always has one (int64)
+        if not np.can_cast(dtype, space_dtype):
+            raise TypeError(
+                f"action must be an integer of {self.action_space} whose type casts to "
+                f"{space_dtype} (as action_space.contains requires), got one of type {dtype}"
+            )
+
+    def _outside(self, a: int) -> ActionOutsideSpace:
+        """The error for an id outside the space: what is wrong and what is allowed."""
+        space = self.action_space
+        return ActionOutsideSpace(
+            f"action {a} is outside the action space {space}: ids are 0..{self._n_actions - 1}"
         )
 
     def _require_reset(self, what: str) -> None:

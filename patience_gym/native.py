@@ -40,6 +40,7 @@ __all__ = [
     "RowTwins",
     "Twin",
     "encode_options",
+    "engine_for",
     "make_game",
     "native_available",
     "native_games",
@@ -48,8 +49,9 @@ __all__ = [
 
 #: The engines ``PatienceEnv(engine=...)`` accepts.
 ENGINES = ("native", "python")
-#: The engine used when none is named: the native one, which plays every variant (a checkout
-#: whose extension could not be built falls back to the Python rules core; see native_available).
+#: The engine used when none is named, for a variant whose game has a native port (engine_for):
+#: the native one (a checkout whose extension could not be built falls back to the Python rules
+#: core; see native_available). A variant without a port plays on the Python engine.
 DEFAULT_ENGINE = "native"
 
 #: Info extras that are texts: C++ reports the index into this tuple (per Python class name).
@@ -97,6 +99,20 @@ def check_engine(engine: str, variant: Variant) -> None:
             raise ValueError(
                 f"{variant.env_name} has no native engine yet (native: {ported}); use engine='python'"
             )
+
+
+def engine_for(variant: Variant, engine: str | None = None) -> str:
+    """The engine a game of ``variant`` plays on: ``engine`` when named, else the default.
+
+    The default is :data:`DEFAULT_ENGINE` where this build plays the variant's game natively, and
+    the Python engine otherwise: a new game is one Python module and its registry row, its native
+    port optional (naming ``engine="native"`` for it still raises, in :func:`check_engine`).
+    """
+    if engine is not None:
+        return engine
+    if DEFAULT_ENGINE == "native" and variant.game.__name__ in native_games():
+        return "native"
+    return "python"
 
 
 def encode_options(declared: Mapping[str, Option[Any]], options: Mapping[str, Any]) -> dict[str, int]:
@@ -354,8 +370,8 @@ def native_class(py: type[Game[Any]]) -> type[NativeGame]:
 
 
 def make_game(variant: Variant, engine: str | None = None, **options: Any) -> Game[Any]:
-    """The variant's game on ``engine`` (default :data:`DEFAULT_ENGINE`), with its fixed options."""
-    engine = DEFAULT_ENGINE if engine is None else engine
+    """The variant's game on ``engine`` (default: :func:`engine_for`), with its fixed options."""
+    engine = engine_for(variant, engine)
     check_engine(engine, variant)
     if engine == "python":
         return variant.make_game(**options)

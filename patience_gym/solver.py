@@ -59,6 +59,12 @@ class Label:
         return len(self.actions)
 
 
+def _check_positive(value: object, what: str) -> None:
+    """Refuse anything but a whole number > 0 (a bool is not one) for the budget named ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{what} must be a positive integer, got {value!r}")
+
+
 def _check_probe(probe_nodes: int, max_nodes: int) -> None:
     if isinstance(probe_nodes, bool) or not isinstance(probe_nodes, int) or not 0 <= probe_nodes <= max_nodes:
         raise ValueError(
@@ -66,6 +72,9 @@ def _check_probe(probe_nodes: int, max_nodes: int) -> None:
         )
 
 
+# solve_deal, dive, nested_rollout and beam take the same arguments first (the variant, its
+# options, then a seed or a deck, by keyword), so that a caller asks each search alike: their
+# signatures repeat by design (a scan for repeated code pairs them), each search's body is its own.
 def solve_deal(
     variant: Variant,
     options: Mapping[str, Any] | None = None,
@@ -82,8 +91,7 @@ def solve_deal(
     finds wins that lie close to the move ordering's first choices (docs/solver.md); it never
     answers lost, and the exhaustive search has the rest of the budget.
     """
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
-        raise ValueError(f"the node budget must be a positive integer, got {max_nodes!r}")
+    _check_positive(max_nodes, "the node budget")
     if max_seconds is not None and not max_seconds > 0:
         raise ValueError(f"the time budget must be a positive number of seconds, got {max_seconds!r}")
     _check_probe(probe_nodes, max_nodes)
@@ -119,8 +127,7 @@ def solve_line(
     label's ``actions`` continue from the position (``actions`` themselves not included).
     ``probe_nodes`` as for :func:`solve_deal`.
     """
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
-        raise ValueError(f"the node budget must be a positive integer, got {max_nodes!r}")
+    _check_positive(max_nodes, "the node budget")
     _check_probe(probe_nodes, max_nodes)
     game = _replayed(variant, options, deck, actions)
     result = _module().solve(game, max_nodes, 0.0, probe_nodes)
@@ -141,7 +148,7 @@ def rollout_values(
     (``src/native/rollout.hpp``: single legal actions only, never back to a position met, most
     foundation cards won, then the variant's move priority): the foundation cards each ends with.
 
-    The planner's value of a move on a sampled deal (``rollouts=N``, agents/planner.py).
+    The planner's value of a move on a sampled deal (``rollouts=N``, agents/policies/planner.py).
     """
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be a whole number >= 1, got {max_steps!r}")
@@ -200,8 +207,7 @@ def dive(
     the depth-first search's first choices, where that search commits early and cannot get back
     (docs/solver.md: St. Louis); ``nodes`` counts every node of every search.
     """
-    if isinstance(move_nodes, bool) or not isinstance(move_nodes, int) or move_nodes <= 0:
-        raise ValueError(f"the nodes per move must be a positive integer, got {move_nodes!r}")
+    _check_positive(move_nodes, "the nodes per move")
     start = time.perf_counter()
     g, solve = _dealt(variant, options, seed, deck)._c, _module().solve
     line: list[int] = []
@@ -295,8 +301,7 @@ def beam(
     that reach the next layer go on, the best by the variant's beam score. It answers **lost** only
     when no layer was ever cut (then the search was exhaustive), else **won** or **unknown**.
     """
-    if isinstance(width, bool) or not isinstance(width, int) or width <= 0:
-        raise ValueError(f"the beam width must be a positive integer, got {width!r}")
+    _check_positive(width, "the beam width")
     g = _dealt(variant, options, seed, deck)._c
     if not _module().has_beam_layers(g):
         raise ValueError(

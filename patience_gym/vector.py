@@ -41,6 +41,8 @@ class NativeBatch:
     ``found`` and ``extras`` int64.
     """
 
+    # The keywords of PatienceEnv, in its order, passed on to the env that checks them (a scan
+    # for repeated code pairs the two signatures): a batch takes what one environment takes.
     def __init__(
         self,
         num_envs: int,

@@ -1,10 +1,10 @@
-"""Summarise every label file in results/labels/ as a Markdown table (for docs/solver.md).
+"""Summarise every label file the package ships (agents/data/labels/) as a Markdown table (docs/solver.md).
 
 For each variant and option set: deals labelled, decided share (won or proven lost), winnable
 share with its 95% Wilson interval, unknown count, median and 95th-percentile seconds per deal,
 and the solver's nodes per second over the run (time spent in the search, as the file records).
 
-    python scripts/labels_summary.py [--labels results/labels]
+    python scripts/labels_summary.py [--labels FOLDER]
 """
 
 from __future__ import annotations
@@ -12,12 +12,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agents.labels import read_labels, summarize
+from agents.common.data import shipped_labels
+from agents.solving.labels import read_labels, summarize
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--labels", default="results/labels", help="folder of label files (patience-gym solve)")
+    p.add_argument(
+        "--labels",
+        default=str(shipped_labels()),
+        help="folder of label files (patience-gym solve; default the package's, agents/data/labels/)",
+    )
     args = p.parse_args()
     files = sorted(Path(args.labels).glob("*.csv"))
     if not files:

@@ -24,18 +24,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.config import apply_overrides
-from agents.labels import labels_for
-from agents.planner import PlannerPolicy
-from agents.policies import make_policy
-from agents.solve import parse_seeds
+from agents.common.config import apply_overrides
+from agents.policies.planner import PlannerPolicy
+from agents.registry import make_policy
+from agents.solving.chunks import parse_seeds
+from agents.solving.labels import labels_for
 from patience_gym.core.cards import card_name
 from patience_gym.determinize import consistent_deck
 from patience_gym.env import PatienceEnv
@@ -159,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, KeyError) as e:
         print(f"planner_losses: {e}", file=sys.stderr)
         return 2
-    labels = labels_for(variant.env_name, options, Path(__file__).resolve().parents[1] / "results" / "labels")
+    labels = labels_for(variant.env_name, options)  # the shipped labels, agents/data/labels/
     if not labels:
         print(
             f"planner_losses: no labels for {variant.env_name} {options} (patience-gym solve)",

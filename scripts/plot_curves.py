@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from agents.callbacks import read_evaluations
+from agents.training.callbacks import read_evaluations
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,17 +11,20 @@ For each variant it reads ``configs/ppo/<variant>.yaml`` (``Klondike-v0`` -> ``k
 ``output_dir`` already holds ``final_model.zip`` (``--retrain`` trains anyway, ``--skip-train`` never
 trains), then plays random, greedy and the PPO model (``best_model.zip``: the one that scored best
 on the periodic evaluation's own deals) on deals ``reset(seed=i)``, ``i`` in ``0 .. episodes-1``:
-seeds that training and its periodic evaluation never use (see :mod:`agents.train`).
+seeds that training and its periodic evaluation never use (see :mod:`agents.training.sb3`).
 
-Where ``patience-gym solve`` wrote labels for the variant (``results/labels/``), a row gives the
-deals winnable by a player who sees every card, and each policy's wins among them.
+Where ``patience-gym solve`` wrote labels for the variant (the package's, ``agents/data/labels/``),
+a row gives the deals winnable by a player who sees every card, and each policy's wins among them.
 ``--policy`` (repeatable) runs only the policies named and keeps the other rows, e.g.
 ``--policy planner:samples=8`` adds the planner's row; ``--labels-only`` runs no policy and
 refreshes the winnable rows after new labels.
 
 Writes ``results/results.md`` (a Markdown table, with a plain verdict per variant) and
-``results/results.json``. Rows for variants not run this time are kept from the previous JSON, so
-variants can be (re)done one at a time.
+``results/results.json``: the one generated copy of the table (the README links to it). A PPO row
+names what it measures: ``ppo+rollouts (clone of rollout:16)`` where the model cloned a teacher
+whose rollouts it reads as features, ``ppo (clone of greedy)``, or ``ppo (from scratch)``.
+Rows for variants not run this time are kept from the previous JSON, so variants can be (re)done
+one at a time.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.evaluate import Result, evaluate
+from agents.evaluation.evaluate import Result, evaluate
 from patience_gym.core.game import house_rules
 from patience_gym.games import VARIANTS, get_variant
 
@@ -51,7 +54,8 @@ def config_path(env_name: str) -> Path:
 
 def train_if_needed(env_name: str, skip: bool, retrain: bool) -> tuple[Path | None, dict[str, Any] | None]:
     """The trained model's folder and its ``train_info.json`` (``None`` where there is no model)."""
-    from agents.train import load_config, train
+    from agents.training.config import load_config
+    from agents.training.sb3 import train
 
     path = config_path(env_name)
     if not path.is_file():
@@ -141,7 +145,13 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
             row["train_timesteps"] = (info or {}).get("num_timesteps")
             row["train_seconds"] = (info or {}).get("seconds")
             row["imitation_seconds"] = (info or {}).get("imitation_seconds")
-            row["revisit_penalty"] = _trained_config(out).get("revisit_penalty", 0.0)
+            trained = _trained_config(out)
+            row["revisit_penalty"] = trained.get("revisit_penalty", 0.0)
+            if trained:  # what the row measures (the table names it): a clone of its teacher (with
+                # rollout features, the teacher's look-ahead as inputs) or PPO from scratch; a
+                # model without its config.yaml stays plain "ppo" rather than be guessed at
+                row["teacher"] = (trained.get("imitation") or {}).get("teacher")
+                row["rollout_features"] = trained.get("rollout_features", 0)
         print(
             f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, "
             f"{r.mean_foundation_cards:.1f} cards ({r.seconds:.0f} s)",
@@ -158,10 +168,10 @@ def policy_name(spec: str) -> str:
 
 def winnable_row(env_name: str, env_kwargs: dict[str, Any], episodes: int) -> dict[str, Any] | None:
     """The solver's labels of the same deals (seeds 0..episodes-1) as a row, or None without labels."""
-    from agents.evaluate import wilson
-    from agents.labels import labels_for
+    from agents.evaluation.evaluate import wilson
+    from agents.solving.labels import labels_for
 
-    labels = labels_for(env_name, env_kwargs, ROOT / "results" / "labels")
+    labels = labels_for(env_name, env_kwargs)  # the shipped labels, agents/data/labels/
     seen = [labels[s] for s in range(episodes) if s in labels]
     if not seen:
         return None
@@ -229,28 +239,45 @@ def _rate(row: dict[str, Any]) -> str:
     return f"{100 * row['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+def ppo_label(row: dict[str, Any]) -> str:
+    """A PPO row's name, saying what it measures: ``ppo+rollouts (clone of rollout:16)`` for a clone
+    of a teacher whose rollouts the model reads as features (the teacher's look-ahead, not
+    reinforcement learning), ``ppo (clone of greedy)``, ``ppo (from scratch)``; plain ``ppo`` for
+    rows measured before the table recorded the teacher."""
+    if "teacher" not in row:
+        return "ppo"
+    if not row["teacher"]:
+        return "ppo (from scratch)"
+    return f"{'ppo+rollouts' if row.get('rollout_features') else 'ppo'} (clone of {row['teacher']})"
+
+
 def verdict(rows: list[dict[str, Any]]) -> str:
-    """A plain sentence: does PPO beat greedy (and random) on wins (Wilson intervals) and cards?"""
+    """A plain sentence: what the PPO row is, and how its wins (Wilson intervals) and cards compare
+    with greedy's (and random's). A clone's lift is its teacher's, so no row is said to "beat"."""
     by = {r["policy"]: r for r in rows}
     if "ppo" not in by:
         return "no PPO model."
     if by["ppo"].get("stale"):
         return f"the PPO row is stale ({by['ppo']['stale']}): retrain to compare."
     p, g, r = by["ppo"], by["greedy"], by["random"]
+    name = ppo_label(p)
     pc, gc = p["mean_foundation_cards"], g["mean_foundation_cards"]
     more = "more" if pc > gc else "fewer" if pc < gc else "as many"
     cards = f"{more} cards on the foundations ({pc:.1f} vs {gc:.1f})"
     if p["ci95"][0] > g["ci95"][1]:
-        text = f"PPO beats greedy: it wins more (95% intervals apart) and puts {cards}."
-    elif p["ci95"][1] < g["ci95"][0]:
-        text = f"PPO does not beat greedy: it wins less (95% intervals apart) and puts {cards}."
-    elif p["wins"] == 0 and g["wins"] == 0:
-        text = f"Neither PPO nor greedy wins a game; PPO puts {cards}."
-    else:
         text = (
-            "PPO does not beat greedy: the win rates are within each other's 95% intervals; "
-            f"PPO puts {cards}."
+            f"{name} wins more than greedy ({_rate(p)} vs {_rate(g)}: 95% intervals apart) and puts {cards}."
         )
+    elif p["ci95"][1] < g["ci95"][0]:
+        text = (
+            f"{name} wins less than greedy ({_rate(p)} vs {_rate(g)}: 95% intervals apart) and puts {cards}."
+        )
+    elif p["wins"] == 0 and g["wins"] == 0:
+        text = f"neither {name} nor greedy wins a game; {name} puts {cards}."
+    else:
+        text = f"{name} and greedy win within each other's 95% intervals; {name} puts {cards}."
+    if name.startswith("ppo+rollouts"):
+        text += " The lift is the teacher's look-ahead, not reinforcement learning."
     if p["win_rate"] <= r["win_rate"] and p["mean_foundation_cards"] <= r["mean_foundation_cards"]:
         text += " It plays no better than random."
     return text
@@ -289,6 +316,8 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             policy = r["policy"]
             if policy == "planner" and ":" in r.get("spec", ""):  # its settings: rows may differ
                 policy += f" ({r['spec'].split(':', 1)[1]})"
+            if policy == "ppo":  # what the row measures: a clone or PPO itself
+                policy = ppo_label(r)
             if r.get("stale"):
                 policy += f" (stale: {r['stale']})"
             lines.append(
@@ -326,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--labels-only",
         action="store_true",
-        help="run no policy: refresh the winnable rows from results/labels/",
+        help="run no policy: refresh the winnable rows from the label files (agents/data/labels/)",
     )
     parser.add_argument(
         "--policy",

@@ -48,7 +48,8 @@ class Outcome(NamedTuple):
 
 @dataclass(frozen=True)
 class Option(Generic[T]):
-    """One keyword argument of a variant (docs/rules.md: every option is an environment keyword).
+    """One keyword argument of a variant (docs/rules.md: "every option is a keyword argument of the
+    environment").
 
     ``choices`` lists the allowed values; ``check`` is used instead for open ranges, returning an
     error text (or ``None`` when the value is fine) and ``allowed`` describes it for messages.
@@ -188,11 +189,16 @@ class Game(ABC, Generic[K]):
     - ``default_max_steps``: the step limit registered with the environment.
     - ``STATE``: the names of the attributes that make up a position (copied by :meth:`clone`,
       compared by :meth:`state_key`); everything else is configuration, shared between clones.
-
-    Per instance (built from the options): ``moves``, the fixed action table, and ``layout``,
-    the observation layout.
+    - ``moves``, the fixed action table (a :class:`~patience_gym.core.moves.MoveTable`'s moves),
+      and ``layout``, the observation layout: class attributes where they are the same for every
+      option set (every game of the project), else set per instance by ``configure``.
     """
 
+    # Every variant sets these at the head of its class, one line each, then declares its table
+    # and layout as rows of data: a scan for repeated code pairs those heads (Anna, Klondike,
+    # Light and Shade; Louis and The Kings) and layouts with the offsets read off them (Anna and
+    # Nestor, The Congress and Light and Shade) by shape.
+    # They are the declarations of different games, the values all differ: the repetition stays.
     name: ClassVar[str]
     n_packs: ClassVar[int] = 1
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
@@ -210,8 +216,9 @@ class Game(ABC, Generic[K]):
 
     # ---- declared by each variant ------------------------------------------------------------
 
-    #: ``configure(**options)``: store the resolved options and build ``self.moves`` and
-    #: ``self.layout``. Each variant declares it with its own keyword-only parameters.
+    #: ``configure(**options)``: store the resolved options (and build ``self.moves`` and
+    #: ``self.layout`` where they depend on them). Each variant declares it with its own
+    #: keyword-only parameters.
     configure: Callable[..., None]
 
     @abstractmethod
@@ -292,7 +299,18 @@ class Game(ABC, Generic[K]):
 
     def legal_mask(self) -> np.ndarray:
         """Boolean mask over the action table: exactly the actions :meth:`apply` accepts."""
-        return np.fromiter((self.is_legal(a) for a in range(self.n_actions)), bool, self.n_actions)
+        mask = np.zeros(self.n_actions, dtype=bool)
+        self.mark_legal(mask)
+        return mask
+
+    def mark_legal(self, mask: np.ndarray) -> None:
+        """Set ``mask[a]`` for each legal action ``a`` of the all-False ``mask``.
+
+        By default :meth:`is_legal` is asked id by id; a variant computes the same place by place
+        where that is faster, calling the same named rules (``patience_gym.testing.check_position``
+        holds the two equal at every position of the contract's rollouts).
+        """
+        mask[:] = np.fromiter((self.is_legal(a) for a in range(self.n_actions)), bool, self.n_actions)
 
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]

@@ -4,7 +4,9 @@ A variant declares its move kinds as an :class:`enum.Enum` and builds its fixed 
 :class:`MoveTable`, kind by kind. The table numbers the moves itself, so no id is written by hand:
 ``table.first[Kind.PAIR]`` is the first id of that kind and ``table.ids(Kind.PAIR)`` their range.
 Dispatch on ``move.kind`` with ``match`` ending in ``assert_never``: a misspelt or forgotten kind
-is a type error, not a silent fall-through to the last branch.
+is a type error, not a silent fall-through to the last branch. (Every game's ``is_legal`` so ends
+alike, a case per kind asking a named rule, then ``assert_never``: a scan for repeated code pairs
+Babette's and The Congress's endings by shape; each case asks a different game's rule.)
 
 ::
 
@@ -13,9 +15,13 @@ is a type error, not a silent fall-through to the last branch.
         TURN = "turn"
 
     TABLE = MoveTable.build(
-        (Kind.PAIR, [Move(Kind.PAIR, p, q, f"place {p} + place {q}") for p, q in PAIRS]),
-        (Kind.TURN, [Move(Kind.TURN, text="turn up reserve")]),
+        group(Kind.PAIR, "place {0} + place {1}", PAIRS),
+        group(Kind.TURN, "turn up reserve"),
     )
+
+:func:`group` writes one kind's moves from a text pattern and its ``(src, dst)`` places; a kind
+whose texts need more than the two numbers (a packet's letter, a row's name) lists its
+:class:`Move` objects itself, as ``(kind, moves)``.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     from typing_extensions import assert_never
 
-__all__ = ["K", "Move", "MoveTable", "assert_never"]
+__all__ = ["K", "Move", "MoveTable", "assert_never", "group"]
 
 K = TypeVar("K", bound=Enum)
 
@@ -47,6 +53,19 @@ class Move(Generic[K]):
 
     def __str__(self) -> str:
         return self.text or str(self.kind.value)
+
+
+#: The places of a move that names none (a turn, a re-deal): one move, no source, no destination.
+NO_PLACES: tuple[tuple[int, int], ...] = ((-1, -1),)
+
+
+def group(kind: K, text: str, places: Iterable[tuple[int, int]] = NO_PLACES) -> tuple[K, list[Move[K]]]:
+    """The moves of ``kind``, one per ``(src, dst)`` of ``places``, in that order.
+
+    Each move's text is ``text.format(src, dst)``: ``{0}`` stands for the source, ``{1}`` for the
+    destination (``"help {0} -> help {1}"``). The pair is what :meth:`MoveTable.build` takes.
+    """
+    return kind, [Move(kind, src, dst, text.format(src, dst)) for src, dst in places]
 
 
 @dataclass(frozen=True)
@@ -85,6 +104,15 @@ class MoveTable(Generic[K]):
         """The action ids of ``kind``, in table order."""
         start = self.first[kind]
         return range(start, start + self.count[kind])
+
+    def by_source(self, kind: K, sources: Iterable[int]) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """``[s]``: the ``(dst, action)`` of each move of ``kind`` from source ``s``, in table order.
+
+        A fast mask walks these instead of the whole kind: only the moves from a source that has a
+        card to move are looked at.
+        """
+        moves = [(a, self.moves[a]) for a in self.ids(kind)]
+        return tuple(tuple((m.dst, a) for a, m in moves if m.src == s) for s in sources)
 
     def texts(self) -> Sequence[str]:
         return [m.text for m in self.moves]

@@ -2,7 +2,8 @@
 
 Adding a game is a module in this folder declaring a :class:`~patience_gym.core.game.Game`
 subclass, plus one row here; registration, the CLI, the benchmark and the registry-driven tests
-all read this table.
+all read this table (docs/adding-a-game.md). A variant declared elsewhere (a user's own game)
+joins the lookup through :func:`add_variant`, which ``patience_gym.register`` calls.
 """
 
 from __future__ import annotations
@@ -63,11 +64,22 @@ VARIANTS: tuple[Variant, ...] = (  # in the order of docs/rules.md
 BY_NAME: dict[str, Variant] = {v.env_name: v for v in VARIANTS}
 
 
+def add_variant(variant: Variant) -> None:
+    """Make ``variant`` known to :func:`get_variant` (``VARIANTS``, the project's own, is unchanged).
+
+    Adding the same row again does nothing; another variant under a name already taken raises.
+    """
+    known = BY_NAME.get(variant.env_name)
+    if known is not None and known != variant:
+        raise ValueError(f"{variant.env_name} is already the variant of {known.game.__name__}")
+    BY_NAME[variant.env_name] = variant
+
+
 def get_variant(name: str) -> Variant:
     """Look a variant up by ``Klondike-v0`` or ``patience_gym/Klondike-v0``."""
     key = name.removeprefix("patience_gym/")
     try:
         return BY_NAME[key]
     except KeyError:
-        known = ", ".join(v.env_name for v in VARIANTS)
+        known = ", ".join(BY_NAME)
         raise ValueError(f"unknown environment {name!r}; registered: {known}") from None

@@ -1,17 +1,18 @@
 """Anna (Cadogan; docs/rules.md section 5). Two packs.
 
-Rules in brief. Every knave goes up as soon as it turns up; each foundation builds down in suit J,
-T, ..., A, K, and queens never go up, so 96 cards win. Eight helps are laid out (a knave's place
-taken by the next card); their top cards are available, and cards are married onto them ascending in
-suit, never onto a queen. The pack is turned one card at a time onto the talon, whose top may go to
-a foundation or a help. Two re-deals.
+Rules in brief (in full: docs/rules.md section 5). Every knave goes to the foundations as soon as
+it turns up; each foundation builds down in suit J, T, ..., A, K, and queens never go up, so 96
+cards win. Eight helps are laid out (a knave's place taken by the next card); their top cards are
+available, and cards are married onto them ascending in suit, never onto a queen. The pack is
+turned one card at a time onto the talon, whose top may go to a foundation or a help. Two re-deals.
 
 Option ``refill``: ``"free"`` (default, Cadogan) fills an empty help with the talon's top card when
 the player chooses; ``"pack"`` (Dick) fills it at once with the pack's next card, unseen (a knave
 drawn goes up and the next card is drawn), leaves it waiting while the pack is out, and fills the
 waiting helps at a re-deal, help 0 first.
 
-Action table (75 ids, fixed; turning first, so a lowest-id tie-break turns rather than marry to and fro):
+Action table (75 ids, fixed). Turning and re-dealing come before the help-to-help marriages, so
+a lowest-id tie-break turns the pack rather than moving a card between two helps to and fro:
 
 ======= ===================================================================
 id      move
@@ -29,24 +30,27 @@ first of its suit's two that it fits; when both fit they hold the same cards: no
 
 Observation (``layout.describe()`` lists the segments): ``card_place`` gives each of a card's two
 copies a one-hot place (help 0-7, foundation, talon top, second and third from the top, talon
-below those three, seen but in no order, the face-down pack: only the complement of the rest),
-the copies taking the slots in the order helps (help 0 first, bottom card first), foundations,
-talon (bottom first), pack; ``depth`` the cards lying on a help copy; then the foundations'
-sizes, the pack and talon sizes, re-deals left and the ``refill`` option.
+below those three, the face-down pack), the copies taking the slots in the order helps (help 0
+first, bottom card first), foundations, talon (bottom first), pack; ``depth`` the cards lying on a
+help copy; then the foundations' sizes, the pack and talon sizes, re-deals left and the ``refill``
+option. The talon's top three cards each have a place, as the render shows them in order; the
+talon below them is one place (seen when turned, its order is not observed); the pack's cards are
+only the complement of the rest, never their order.
 
 Choices where docs/rules.md is silent or needs reading (documented, tested):
 
 - **Under ``refill="free"`` vacancies are not refilled automatically.** "From the pack" is the
   turn followed by the fill from the talon, with no exception for the start: the player keeps
   the choice of which card fills a vacancy and when (as PySolFC-style "fill from the waste").
-- Turning a knave is one action: it goes up and no further card is turned ("one card at a time").
-- Help-to-help moves are single cards (a help is one suit ascending, so every card is shown).
+- Turning a knave from the pack is one action: the knave goes to the foundations and no further
+  card is turned (docs/rules.md: "one card at a time").
+- Help-to-help moves are single cards; a help's cards are always one suit in ascending sequence,
+  so every help card is shown (a player can read the packet from its base and top).
 - The re-deal is legal only when the pack is exhausted and the talon holds cards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -55,7 +59,8 @@ import numpy as np
 from patience_gym.core.cards import N_KINDS, NAME, RANK, SUIT, SUITS, card
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option
-from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.moves import Move, MoveTable, assert_never, group
+from patience_gym.core.places import FAN, TALON_PLACES
 from patience_gym.core.vocabulary import SAME_SUIT_UP, Build
 
 N_HELPS, N_FOUNDATIONS, N_REDEALS, N_CARDS = 8, 8, 2, 2 * N_KINDS
@@ -97,37 +102,26 @@ class Kind(Enum):
     HELP_TO_HELP = "help -> help"
 
 
-def _group(
-    kind: Kind, text: str, places: Iterable[tuple[int, int]] = ((-1, -1),)
-) -> tuple[Kind, list[Move[Kind]]]:
-    """The moves of ``kind`` from ``src`` to ``dst`` for each of ``places``, named by ``text``."""
-    return kind, [Move(kind, src, dst, text.format(src, dst)) for src, dst in places]
-
-
 HELPS = range(N_HELPS)
 TABLE = MoveTable.build(
-    _group(Kind.TURN, "pack -> talon"),
-    _group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
-    _group(Kind.TALON_TO_FOUNDATION, "talon -> foundation"),
-    _group(Kind.HELP_TO_FOUNDATION, "help {0} -> foundation", [(i, -1) for i in HELPS]),
-    _group(Kind.TALON_TO_HELP, "talon -> help {1}", [(-1, j) for j in HELPS]),
-    _group(Kind.HELP_TO_HELP, "help {0} -> help {1}", [(i, j) for i in HELPS for j in HELPS if i != j]),
+    group(Kind.TURN, "pack -> talon"),
+    group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
+    group(Kind.TALON_TO_FOUNDATION, "talon -> foundation"),
+    group(Kind.HELP_TO_FOUNDATION, "help {0} -> foundation", [(i, -1) for i in HELPS]),
+    group(Kind.TALON_TO_HELP, "talon -> help {1}", [(-1, j) for j in HELPS]),
+    group(Kind.HELP_TO_HELP, "help {0} -> help {1}", [(i, j) for i in HELPS for j in HELPS if i != j]),
 )
 _TURN, _REDEAL, _TALON_F, _HELP_F0, _TALON_H0 = (TABLE.first[k] for k in Kind if k is not Kind.HELP_TO_HELP)
 #: _MARRIAGES_FROM[i]: (help j, action id) of each help -> help move from help i, read off the table.
-_MARRIAGES_FROM = tuple(
-    tuple((TABLE[a].dst, a) for a in TABLE.ids(Kind.HELP_TO_HELP) if TABLE[a].src == i) for i in HELPS
-)
+_MARRIAGES_FROM = TABLE.by_source(Kind.HELP_TO_HELP, HELPS)
 
 # ---- the observation ----------------------------------------------------------------------------
 
 #: The places of ``card_place``, one-hot per card copy (copies kept apart: each has its ``depth``).
 #: The render shows the talon's top three cards in order, so each has a place of its own; the
 #: cards below them were seen when turned, their order is not observed.
-_TALON = ("talon top", "talon second from top", "talon third from top", "talon below the top three (seen)")
-PLACES: tuple[str, ...] = (*(f"help {i}" for i in HELPS), "foundation", *_TALON, "pack (face down)")
+PLACES: tuple[str, ...] = (*(f"help {i}" for i in HELPS), "foundation", *TALON_PLACES, "pack (face down)")
 _P_FOUND, _P_TTOP, _P_TALON, _P_PACK = 8, 9, 12, 13
-_FAN = 3  # talon cards with a place each: top, second, third (_P_TTOP + 0, 1, 2)
 _NP = len(PLACES)
 #: Where card c's first and second copy are marked "in the pack", within ``card_place``.
 _PACK_COPY0 = np.arange(N_KINDS) * 2 * _NP + _P_PACK
@@ -140,7 +134,8 @@ class Anna(Game[Kind]):
     name = "Anna"
     n_packs = 2
     win_cards = 96
-    # Far above three passes of 96 turns and 88 plays: it stops endless help-to-help back-and-forth.
+    # Three passes of at most 96 turns, 88 foundation moves and the marriages between: a sensible
+    # game stays well under this; it stops endless help-to-help back-and-forth.
     default_max_steps = 1000
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {
         "refill": Option(
@@ -152,7 +147,8 @@ class Anna(Game[Kind]):
         ),
     }
     STATE = ("helps", "pack", "talon", "foundations", "redeals")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", (N_KINDS, 2, _NP), "one-hot per card copy: " + "; ".join(PLACES)),
             ("depth", (N_KINDS, 2), "for a help copy: cards lying on it / 12 (0: available top)"),
@@ -166,8 +162,6 @@ class Anna(Game[Kind]):
 
     def configure(self, *, refill: str) -> None:
         self.refill_from_pack = refill == "pack"
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # card_place and depth are set with one indexed write each (see observe).
         self._o_place = self.layout.offset("card_place")
         self._o_depth = self.layout.offset("depth")
@@ -198,8 +192,9 @@ class Anna(Game[Kind]):
         return c
 
     def _refill(self, j: int) -> None:
-        """Automatic step under ``refill="pack"``: the pack's next card fills empty help ``j`` (a
-        knave drawn goes up and the next is drawn). With the pack out the help waits."""
+        """Automatic step under ``refill="pack"``: the pack's next card fills empty help ``j``; a
+        knave drawn goes to the foundations and the next card is drawn. With the pack out the help
+        waits."""
         while self.pack:
             c = self._draw()
             if c is not None:
@@ -219,7 +214,8 @@ class Anna(Game[Kind]):
 
     def _talon_onto(self, j: int) -> tuple[bool, ...]:
         """Which talon cards help ``j`` takes now (by card id): married onto its top, or any card
-        filling it when empty, except under ``refill="pack"``: then it waits for the pack."""
+        filling it when empty; under ``refill="pack"`` an empty help takes only the pack's cards,
+        so it waits."""
         help_ = self.helps[j]
         if help_:
             return MARRY[help_[-1]]
@@ -257,8 +253,7 @@ class Anna(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(len(TABLE), dtype=bool)
+    def mark_legal(self, mask: np.ndarray) -> None:
         mask[_TURN] = self._may_turn()
         mask[_REDEAL] = self._may_redeal()
         if self.talon:
@@ -274,7 +269,6 @@ class Anna(Game[Kind]):
                 for j, a in _MARRIAGES_FROM[i]:
                     if onto[j][c]:
                         mask[a] = True
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:  # in is_legal's order
@@ -307,7 +301,8 @@ class Anna(Game[Kind]):
         self.foundations[self.foundation_for(c)].append(c)
 
     def _vacated(self, i: int) -> None:
-        """After a card left help ``i``: under ``refill="pack"`` an emptied help is refilled at once."""
+        """After a card left help ``i`` (the only moves that can empty a help): under
+        ``refill="pack"`` an emptied help is refilled at once."""
         if not self.helps[i] and self.refill_from_pack:
             self._refill(i)
 
@@ -317,7 +312,8 @@ class Anna(Game[Kind]):
     def foundation_cards(self) -> int:
         return count_cards(self.foundations)
 
-    def unseen_positions(self) -> list[int]:  # the pack, until a re-deal turns the (seen) talon over
+    def unseen_positions(self) -> list[int]:
+        """The pack's cards not turned yet, until a re-deal turns the (seen) talon over."""
         return self.undealt_positions(len(self.pack) * (self.redeals == 0))
 
     def cards_in_play(self) -> list[int]:
@@ -367,7 +363,7 @@ class Anna(Game[Kind]):
         for k, c in enumerate(talon):
             # the top three each have a place (talon[-1] at "talon top"); the cards below share one
             above = top - k
-            hot.append((2 * c + seen[c]) * _NP + (_P_TTOP + above if above < _FAN else _P_TALON))
+            hot.append((2 * c + seen[c]) * _NP + (_P_TTOP + above if above < FAN else _P_TALON))
             seen[c] += 1
         # The rest is in the pack: the complement of the above, in no order.
         left = np.array(seen)

@@ -152,7 +152,8 @@ class Babette(Game[Kind]):
     default_max_steps = 400
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
     STATE = ("grid", "pack", "foundations", "redeals")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("garden", (N_ROWS, N_COLS, N_KINDS), "one-hot card at each place (row, column); 0: empty"),
             ("available", (N_ROWS, N_COLS), "1 where the place holds an available card"),
@@ -165,8 +166,6 @@ class Babette(Game[Kind]):
     )
 
     def configure(self) -> None:
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # The garden and the available places are set with one indexed write (see observe).
         self._o_garden = self.layout.offset("garden")
         self._o_avail = self.layout.offset("available")
@@ -250,8 +249,7 @@ class Babette(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(len(TABLE), dtype=bool)
+    def mark_legal(self, mask: np.ndarray) -> None:
         fits = self.fits
         for p, x in self.available_places():
             up, down = SUIT_PILES[x]
@@ -261,7 +259,6 @@ class Babette(Game[Kind]):
                 mask[_DOWN0 + p] = True
         mask[_DEAL] = self._may_deal()
         mask[_REDEAL] = self._may_redeal()
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:

@@ -61,7 +61,6 @@ Choices where docs/rules.md is silent (documented, tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from itertools import permutations, product
 from typing import Any, ClassVar
@@ -71,7 +70,7 @@ import numpy as np
 from patience_gym.core.cards import ACE, NAME, SUIT, card, card_name, take_out
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards, top_cards
 from patience_gym.core.game import Game, ObsLayout, Option
-from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.moves import Move, MoveTable, assert_never, group
 from patience_gym.core.places import CardPlaces
 from patience_gym.core.vocabulary import SAME_SUIT_DOWN, SAME_SUIT_UP
 
@@ -100,27 +99,19 @@ class Kind(Enum):
     HELP_TO_HELP = "help -> help"
 
 
-def _group(kind: Kind, places: Iterable[tuple[int, int]], text: str) -> tuple[Kind, list[Move[Kind]]]:
-    """The moves of ``kind`` from ``src`` to ``dst`` for each of ``places``, named by ``text``."""
-    return kind, [Move(kind, src, dst, text.format(src, dst)) for src, dst in places]
-
-
 TABLE = MoveTable.build(
-    _group(Kind.RIVER_TO_FOUNDATION, [(c, -1) for c in range(N_COLS)], "river {0} -> foundation"),
-    _group(Kind.HELP_TO_FOUNDATION, [(h, -1) for h in range(N_HELPS)], "help {0} -> foundation"),
-    _group(Kind.RIVER_TO_HELP, product(range(N_COLS), range(N_HELPS)), "river {0} -> help {1}"),
-    _group(Kind.REFILL, [(-1, -1)], "refill gaps from the pack"),
-    _group(Kind.DEAL, [(-1, -1)], "deal the next row"),
-    _group(Kind.HELP_TO_HELP, permutations(range(N_HELPS), 2), "help {0} -> help {1}"),
+    group(Kind.RIVER_TO_FOUNDATION, "river {0} -> foundation", [(c, -1) for c in range(N_COLS)]),
+    group(Kind.HELP_TO_FOUNDATION, "help {0} -> foundation", [(h, -1) for h in range(N_HELPS)]),
+    group(Kind.RIVER_TO_HELP, "river {0} -> help {1}", product(range(N_COLS), range(N_HELPS))),
+    group(Kind.REFILL, "refill gaps from the pack"),
+    group(Kind.DEAL, "deal the next row"),
+    group(Kind.HELP_TO_HELP, "help {0} -> help {1}", permutations(range(N_HELPS), 2)),
 )
 _RIVER_F, _HELP_F = TABLE.first[Kind.RIVER_TO_FOUNDATION], TABLE.first[Kind.HELP_TO_FOUNDATION]
 _REFILL, _DEAL = TABLE.first[Kind.REFILL], TABLE.first[Kind.DEAL]
-#: ``_RIVER_HELP[c]``: (action, help) of every move from river column c to a help, and
+#: ``_RIVER_HELP[c]``: (help, action) of every move from river column c to a help, and
 #: ``_HELP_HELP``: (action, help, help) of every help-to-help move, read off the table.
-_RIVER_HELP = tuple(
-    tuple((a, TABLE[a].dst) for a in TABLE.ids(Kind.RIVER_TO_HELP) if TABLE[a].src == c)
-    for c in range(N_COLS)
-)
+_RIVER_HELP = TABLE.by_source(Kind.RIVER_TO_HELP, range(N_COLS))
 _HELP_HELP = tuple((a, TABLE[a].src, TABLE[a].dst) for a in TABLE.ids(Kind.HELP_TO_HELP))
 
 # Observation: where the copies of each card are.
@@ -142,7 +133,8 @@ class Congress(Game[Kind]):
     default_max_steps = 600  # stops endless help-to-help back-and-forth
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
     STATE = ("rivers", "helps", "pack", "foundations", "rows")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", PLACES.shape, PLACES.doc()),
             ("river_last", (N_COLS, 52), "one-hot of each river column's available (last) card"),
@@ -159,8 +151,6 @@ class Congress(Game[Kind]):
     )
 
     def configure(self) -> None:
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # Offsets looked up by name: observe adds the offset of the segment it writes.
         off = self.layout.offset
         self._o_place, self._o_last, self._o_top = off("card_place"), off("river_last"), off("help_top")
@@ -233,16 +223,15 @@ class Congress(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, computed place by place instead of id by id."""
-        mask = np.zeros(len(TABLE), dtype=bool)
         lasts, tops = top_cards(self.rivers), top_cards(self.helps)
         foundation_for = self._foundation_for
         from_rivers = [self._help_takes_from_rivers(h) for h in range(N_HELPS)]
         for c, x in enumerate(lasts):
             if x >= 0:
                 mask[_RIVER_F + c] = foundation_for(x) >= 0
-                for a, h in _RIVER_HELP[c]:
+                for h, a in _RIVER_HELP[c]:
                     if from_rivers[h][x]:
                         mask[a] = True
         for h, x in enumerate(tops):
@@ -255,7 +244,6 @@ class Congress(Game[Kind]):
                 mask[a] = True
         mask[_REFILL] = self._may_refill()
         mask[_DEAL] = self._may_deal()
-        return mask
 
     def _refill(self) -> None:
         """River gaps from the uppermost row down, left to right; then help gaps 0-3."""

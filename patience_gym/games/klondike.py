@@ -15,12 +15,14 @@ id     move
 0      talon -> foundation
 1-7    pile i -> foundation (the pile's last card)
 8-14   talon -> pile j
-15     stock: turn ``draw`` cards, or turn the talon over (a pass left)
+15     stock: turn ``draw`` cards onto the talon, or, when the stock is out
+       and a pass is left, turn the talon over to make a new stock
 16-57  pile i -> pile j (i != j, ordered i-major): the whole face-up build,
        or with ``partial_moves`` the run headed by the one card that fits j
 ====== ===================================================================
 
-A pile-to-pile move names no card: only one card of a build can fit j (or head it), so (i, j) is enough.
+A pile-to-pile move names no card: on a non-empty pile only one card of a build can fit (one rank
+lower, other colour), and a king can only head a build, so ``(i, j)`` fixes the move.
 
 Observation segments (``layout.describe()``, 690 floats): ``card_place`` (52, 13), one place per
 card: face up in pile 0-6, foundation, talon top, second and third from the top (fanned, so their
@@ -30,13 +32,15 @@ down, or in the stock); then ``face_down`` (7,) / 6, ``foundation`` (4,) / 13, `
 
 Choices where docs/rules.md is silent (documented there, tested):
 
-- A king-headed build at the bottom of its pile never moves into an empty pile: that only swaps
-  two piles, and stuck games would shuffle a king to the step limit (OpenSpiel, Solvitaire agree).
-- A new pass is an action of its own (id 15 with an empty stock); the next id 15 turns cards."""
+- A king-headed build that already lies at the bottom of its pile may not move into another
+  empty pile: that only swaps two piles' places, and allowing it would let every stuck game
+  shuffle a king between spaces until the step limit instead of ending as lost (every allowed
+  action must change the state; OpenSpiel and Solvitaire leave the move out too).
+- A new pass costs an action of its own (id 15 with an empty stock); the next id 15 turns cards.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -45,8 +49,8 @@ import numpy as np
 from patience_gym.core.cards import ACE, KING, N_KINDS, NAME, RANK, SUIT, SUITS, card, card_name
 from patience_gym.core.foundations import EMPTY, FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option, positive_int_or_none
-from patience_gym.core.moves import Move, MoveTable, assert_never
-from patience_gym.core.places import CardPlaces
+from patience_gym.core.moves import Move, MoveTable, assert_never, group
+from patience_gym.core.places import TALON_PLACES, CardPlaces
 from patience_gym.core.vocabulary import ALTERNATE_DOWN, SAME_SUIT_UP
 
 N_PILES = 7
@@ -86,17 +90,12 @@ class Kind(Enum):
     PILE_TO_PILE = "pile -> pile"
 
 
-def _group(kind: Kind, places: Iterable[tuple[int, int]], text: str) -> tuple[Kind, list[Move[Kind]]]:
-    """The moves of one kind, one per ``(src, dst)``; ``text`` names them with ``{i}`` and ``{j}``."""
-    return kind, [Move(kind, i, j, text.format(i=i, j=j)) for i, j in places]
-
-
 TABLE = MoveTable.build(
-    _group(Kind.TALON_TO_FOUNDATION, [(-1, -1)], "talon -> foundation"),
-    _group(Kind.PILE_TO_FOUNDATION, [(i, -1) for i in _PILES], "pile {i} -> foundation"),
-    _group(Kind.TALON_TO_PILE, [(-1, j) for j in _PILES], "talon -> pile {j}"),
-    _group(Kind.STOCK, [(-1, -1)], "stock -> talon"),
-    _group(Kind.PILE_TO_PILE, [(i, j) for i in _PILES for j in _PILES if i != j], "pile {i} -> pile {j}"),
+    group(Kind.TALON_TO_FOUNDATION, "talon -> foundation"),
+    group(Kind.PILE_TO_FOUNDATION, "pile {0} -> foundation", [(i, -1) for i in _PILES]),
+    group(Kind.TALON_TO_PILE, "talon -> pile {1}", [(-1, j) for j in _PILES]),
+    group(Kind.STOCK, "stock -> talon"),
+    group(Kind.PILE_TO_PILE, "pile {0} -> pile {1}", [(i, j) for i in _PILES for j in _PILES if i != j]),
 )
 _TALON_F, _PILE_F0 = TABLE.first[Kind.TALON_TO_FOUNDATION], TABLE.first[Kind.PILE_TO_FOUNDATION]
 _TALON_P0, _STOCK = TABLE.first[Kind.TALON_TO_PILE], TABLE.first[Kind.STOCK]
@@ -111,13 +110,13 @@ _PILE_P = tuple(tuple(_IDS.get((i, j), -1) for j in _PILES) for i in _PILES)
 PLACES = CardPlaces(
     [
         *(f"pile {i} face up" for i in range(N_PILES)),
-        *("foundation", "talon top", "talon second from top", "talon third from top"),
-        *("talon below the top three (seen)", "not visible (face down in a pile, or in the stock)"),
+        "foundation",
+        *TALON_PLACES,
+        "not visible (face down in a pile, or in the stock)",
     ],
     n_packs=1,
 )
-_FOUNDATION, _TALON_TOP, _TALON_BELOW, _HIDDEN = N_PILES, N_PILES + 1, N_PILES + 4, N_PILES + 5
-_FAN = 3  # talon cards with a place each: top, second, third
+_FOUNDATION, _TALON_TOP, _HIDDEN = N_PILES, N_PILES + 1, N_PILES + 5
 #: The segments after ``card_place``, each a count or a fraction, side by side in this order.
 COUNTS = ("face_down", "foundation", "stock_size", "talon_size", "passes_left")
 
@@ -142,7 +141,8 @@ class Klondike(Game[Kind]):
         ),
     }
     STATE = ("piles", "down", "stock", "talon", "foundations", "passes_used")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", PLACES.shape, PLACES.doc()),
             ("face_down", (N_PILES,), "face-down cards under each pile's face-up build / 6"),
@@ -157,8 +157,6 @@ class Klondike(Game[Kind]):
         self.draw = draw
         self.passes = passes
         self.partial = partial_moves
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         self._o_places = self.layout.offset("card_place")
         # The counts go in with one write (see observe): COUNTS must lie side by side.
         segs = [self.layout[name] for name in COUNTS]
@@ -244,7 +242,7 @@ class Klondike(Game[Kind]):
                 takers.setdefault(c, []).append(j)
         return takers
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, enumerated by card instead of id by id: each pile's last
         card takes one of two cards (one rank lower, other colour), an empty pile a king, so
         indexing the takers by card turns the 42 pile-to-pile checks into a look-up per card that
@@ -268,9 +266,7 @@ class Klondike(Game[Kind]):
                 for j in takers.get(pile[k], ()):  # j != i: a pile never takes its own cards
                     if not self._only_swaps(i, j):
                         legal.append(row[j])
-        mask = np.zeros(len(TABLE), dtype=bool)
         mask[legal] = True
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:
@@ -355,12 +351,7 @@ class Klondike(Game[Kind]):
                 where += index(i, pile[d:])
         where += index(_HIDDEN, hidden)
         where += index(_FOUNDATION, [c for pile in self.foundations for c in pile])
-        talon = self.talon
-        if talon:
-            where += index(_TALON_BELOW, talon[:-_FAN])
-            # talon[-1] at "talon top", talon[-2] at "second from top", talon[-3] at "third"
-            for k, c in enumerate(reversed(talon[-_FAN:])):
-                where += index(_TALON_TOP + k, (c,))
+        where += PLACES.talon(_TALON_TOP, self.talon)
         PLACES.write(out, self._o_places, where)
         if self.passes is None:
             left = 1.0
@@ -372,7 +363,12 @@ class Klondike(Game[Kind]):
             + [len(self.stock) / N_STOCK, len(self.talon) / N_STOCK, left]
         )
 
-    def unseen_positions(self) -> list[int]:  # face down: pile i's row r, dealt 7r - r(r-1)/2 + i - r
+    def unseen_positions(self) -> list[int]:
+        """The face-down pile cards, then the stock's cards until a new pass turns the (seen) talon over.
+
+        The deal goes row by row: row ``r`` of pile ``i`` (``i >= r``) is the pack's card
+        ``7r - r(r-1)/2 + i - r``.
+        """
         stock = self.undealt_positions(len(self.stock) * (self.passes_used == 1))  # a new pass: all seen
         return [7 * r - r * (r - 1) // 2 + i - r for i in _PILES for r in range(self.down[i])] + stock
 

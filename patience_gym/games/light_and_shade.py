@@ -65,7 +65,6 @@ Choices where docs/rules.md is silent (documented, tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -74,8 +73,8 @@ import numpy as np
 from patience_gym.core.cards import ACE, N_KINDS, NAME, RANK, RED, card, card_name, take_out
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option
-from patience_gym.core.moves import Move, MoveTable, assert_never
-from patience_gym.core.places import CardPlaces
+from patience_gym.core.moves import Move, MoveTable, assert_never, group
+from patience_gym.core.places import TALON_PLACES, CardPlaces
 from patience_gym.core.vocabulary import ALTERNATE_DOWN, ALTERNATE_UP
 
 N_AUX, N_RIVALS, N_FOUND = 4, 4, 8
@@ -105,22 +104,15 @@ class Kind(Enum):
     REDEAL = "redeal"
 
 
-def _group(
-    kind: Kind, text: str, places: Iterable[tuple[int, int]] = ((-1, -1),)
-) -> tuple[Kind, list[Move[Kind]]]:
-    """The moves of ``kind`` from ``src`` to ``dst`` for each of ``places``, named by ``text``."""
-    return kind, [Move(kind, src, dst, text.format(src, dst)) for src, dst in places]
-
-
 AUX, RIVALS = range(N_AUX), range(N_RIVALS)
 TABLE = MoveTable.build(
-    _group(Kind.AUX_TO_FOUNDATION, "auxiliary {0} -> foundation", [(i, -1) for i in AUX]),
-    _group(Kind.RIVAL_TO_AUX, "rival {0} -> auxiliary {1}", [(r, a) for r in RIVALS for a in AUX]),
-    _group(Kind.TALON_TO_AUX, "talon -> auxiliary {1}", [(-1, a) for a in AUX]),
-    _group(Kind.TALON_TO_RIVAL, "talon -> rival {1}", [(-1, r) for r in RIVALS]),
-    _group(Kind.PACK_TO_RIVAL, "pack -> rival {1}", [(-1, r) for r in RIVALS]),
-    _group(Kind.TURN, "pack -> talon"),
-    _group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
+    group(Kind.AUX_TO_FOUNDATION, "auxiliary {0} -> foundation", [(i, -1) for i in AUX]),
+    group(Kind.RIVAL_TO_AUX, "rival {0} -> auxiliary {1}", [(r, a) for r in RIVALS for a in AUX]),
+    group(Kind.TALON_TO_AUX, "talon -> auxiliary {1}", [(-1, a) for a in AUX]),
+    group(Kind.TALON_TO_RIVAL, "talon -> rival {1}", [(-1, r) for r in RIVALS]),
+    group(Kind.PACK_TO_RIVAL, "pack -> rival {1}", [(-1, r) for r in RIVALS]),
+    group(Kind.TURN, "pack -> talon"),
+    group(Kind.REDEAL, "re-deal: talon turned over -> pack"),
 )
 _AUX_F0, _TALON_A0, _TALON_R0, _PACK_R0 = (
     TABLE.first[k]
@@ -128,9 +120,7 @@ _AUX_F0, _TALON_A0, _TALON_R0, _PACK_R0 = (
 )
 _TURN, _REDEAL = TABLE.first[Kind.TURN], TABLE.first[Kind.REDEAL]
 #: _RIVAL_TO_AUX[r]: (auxiliary a, action id) of each move from rival r, read off the table.
-_RIVAL_TO_AUX = tuple(
-    tuple((TABLE[x].dst, x) for x in TABLE.ids(Kind.RIVAL_TO_AUX) if TABLE[x].src == r) for r in RIVALS
-)
+_RIVAL_TO_AUX = TABLE.by_source(Kind.RIVAL_TO_AUX, RIVALS)
 
 # ---- the observation ----------------------------------------------------------------------------
 
@@ -139,12 +129,11 @@ _RIVAL_TO_AUX = tuple(
 PLACES = CardPlaces(
     [f"auxiliary {i}" for i in AUX]
     + [f"rival {r}" for r in RIVALS]
-    + ["talon top", "talon second from top", "talon third from top", "talon below the top three (seen)"]
+    + list(TALON_PLACES)
     + ["foundation", "pack (not visible)"],
     n_packs=2,
 )
-_RIVAL, _TALON_TOP, _TALON_BELOW, _FOUNDATION, _PACK = N_AUX, 8, 11, 12, 13
-_FAN = 3  # talon cards with a place each: top, second, third (_TALON_TOP + 0, 1, 2)
+_RIVAL, _TALON_TOP, _FOUNDATION, _PACK = N_AUX, 8, 12, 13
 
 
 class LightAndShade(Game[Kind]):
@@ -172,7 +161,8 @@ class LightAndShade(Game[Kind]):
         ),
     }
     STATE = ("aux", "rivals", "pack", "talon", "foundations", "redeals_left")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", PLACES.shape, PLACES.doc()),
             ("aux_top", (N_AUX, N_KINDS), "one-hot of each Auxiliary's top card"),
@@ -189,8 +179,6 @@ class LightAndShade(Game[Kind]):
     def configure(self, *, talon_to_auxiliaries: bool, redeals: int) -> None:
         self.talon_to_aux = talon_to_auxiliaries
         self.redeals_allowed = redeals
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # Every segment but card_place is written with one indexed write (see observe).
         off = self.layout.offset
         self._o_place, self._o_top, self._o_size = off("card_place"), off("aux_top"), off("aux_size")
@@ -262,9 +250,8 @@ class LightAndShade(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, computed place by place instead of id by id."""
-        mask = np.zeros(len(TABLE), dtype=bool)
         for i, pile in enumerate(self.aux):
             if pile:
                 mask[_AUX_F0 + i] = self._foundation_for(pile[-1]) >= 0
@@ -283,7 +270,6 @@ class LightAndShade(Game[Kind]):
                 mask[_TALON_A0 + a] = self._aux_takes_from_talon(a)[tc]
         mask[_TURN] = self._may_turn()
         mask[_REDEAL] = self._may_redeal()
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:  # the turn first, as in is_legal
@@ -351,10 +337,7 @@ class LightAndShade(Game[Kind]):
         for r, c in enumerate(self.rivals):
             if c != EMPTY:
                 where += PLACES.index(_RIVAL + r, (c,))
-        talon = self.talon
-        where += PLACES.index(_TALON_BELOW, talon[:-_FAN])
-        for k, c in enumerate(reversed(talon[-_FAN:])):  # talon[-1] at "talon top", then second, third
-            where += PLACES.index(_TALON_TOP + k, (c,))
+        where += PLACES.talon(_TALON_TOP, self.talon)
         o_rank, o_red = self._o_rank, self._o_red
         for f, pile in enumerate(self.foundations):
             idx.extend((o_rank + f, o_red + f))

@@ -1,15 +1,16 @@
 """The "Louis" Patience (Cadogan) and St. Louis (Dick); docs/rules.md section 4. Two packs.
 
-Rules in brief. The first ace and king of each suit are set out as the eight foundations (aces up in suit
-to the king, kings down to the ace); the other 96 cards are dealt in **circles** of twelve onto the
-**alphabet**, packets ``a b c d e f g h i k l m`` (no ``j``). ``deal="cadogan"`` (Louis-v0): each card
-turned is played or placed on the next position; cards of earlier circles are blocked until the deal is
-done. ``deal="dick"`` (StLouis-v0): the first circle is open, gaps refilled at once; going on deals the
-rest with no play. Then a packet's top card may go to a foundation or marry another packet's top (same
-suit, one rank up or down). Two re-deals gather g..m, a..f and deal again. Won with all 104 cards on the
-foundations.
+Rules in brief. The first ace and king of each suit are set out as the eight foundations (aces
+up in suit to the king, kings down to the ace); the other 96 cards are dealt in **circles** of
+twelve onto the **alphabet**, packets ``a b c d e f g h i k l m`` (no ``j``). ``deal="cadogan"``
+(Louis-v0): each card turned is played or placed on the next position; cards of earlier circles
+are blocked until the deal is done. ``deal="dick"`` (StLouis-v0): the first circle is open, gaps
+refilled at once; going on deals the rest with no play. Then every packet's top card may go to a
+foundation or be married onto another packet's top (same suit, one rank up or down). Two re-deals
+gather the packets g..m, a..f and deal again. Won when all 104 cards are on the foundations.
 
-Action table (160 ids, both deals). Sources 0-11: the packets a..m; 12: the turned card (Cadogan):
+Action table (160 ids, the same for both deals). Sources 0-11 are the packets a..m, source 12 the
+turned card (Cadogan deal only):
 
 ======= ==========================================================================
 id      move
@@ -28,11 +29,12 @@ copy (the packet's order reads back in full; see :mod:`patience_gym.games.louis_
 packet tops are available or blocked; the turned card and the next position (Cadogan deal); the
 foundations' sizes / 13 (ace piles C D H S, then king piles); pack size, phase, circle, re-deals.
 
-Choices where docs/rules.md is silent (documented there, tested): turning is automatic; a circle stays
-open until the next circle's first card is placed at ``a``; dealt cards are visible; Dick's first circle
-allows foundation moves only, going on is the player's choice; a re-deal needs a card on the table (the
-last id); the step limit (1000) only cuts endless marriages. ``foundation_cards`` counts cards *played* up
-(not the eight set out): a win is 96, an episode's rewards sum to ``foundation_cards / 96``.
+Choices where docs/rules.md is silent (documented there, tested): turning is automatic; a circle
+stays open until the next circle's first card is placed at ``a``; dealt cards are visible; Dick's
+first circle allows foundation moves only, going on is the player's choice; a re-deal needs a card
+on the table (it is the last id: greedy prefers any move scoring as well); the step limit (1000)
+only cuts endless marriages. ``foundation_cards`` counts cards *played* to the foundations (not
+the eight set out), so a win is 96 and an episode's rewards sum to ``foundation_cards / 96``.
 """
 
 from __future__ import annotations
@@ -61,11 +63,13 @@ _PHASE_NAMES = ("Cadogan deal", "Dick's first circle", "deal complete")
 
 # ---- the foundations ----------------------------------------------------------------------------
 
-#: Ace piles 0-3 (C D H S) up in suit, king piles 4-7 down; set out before the deal: card -> row + SUIT.
+#: The ace piles 0-3 (C D H S), built up in suit, then the king piles 4-7, built down in suit;
+#: all set out before the deal, so never empty. A card goes to pile ``row + SUIT[card]``.
 UP_ROW, DOWN_ROW = 0, 4
 FOUNDATIONS = FoundationRow((Pile(SAME_SUIT_UP),) * 4 + (Pile(SAME_SUIT_DOWN),) * 4)
 _BUILD = FOUNDATIONS.fits  # _BUILD[f][top card][c]
-#: The first copies of these are taken out before the deal to start the foundations, in order.
+#: The first copies of these are taken out before the deal to start the foundations, in order
+#: (docs/rules.md, "Pack order").
 FOUNDATION_BASES = tuple(card(ACE, s) for s in range(4)) + tuple(card(KING, s) for s in range(4))
 
 # ---- marriages and the action table -------------------------------------------------------------
@@ -126,7 +130,9 @@ class Louis(Game[Kind]):
     name = "Louis"
     n_packs = 2
     win_cards = N_DEALT
-    default_max_steps = 1000  # ~96 foundation moves, <= 3 x 96 placements, some marriages
+    # A won game is ~96 foundation moves, <= 3 x 96 placements and a few dozen marriages; the
+    # limit stops endless back-and-forth marriages (a card can be married to and fro for ever).
+    default_max_steps = 1000
     OPTIONS: ClassVar[dict[str, Option[Any]]] = {
         "deal": Option(
             "cadogan",
@@ -136,7 +142,8 @@ class Louis(Game[Kind]):
         ),
     }
     STATE = ("packets", "pack", "turned", "foundations", "phase", "circle", "pos", "fresh", "redeals_left")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("packet_top", (N_PACKETS, N_KINDS), "one-hot of each packet's top card (packets a..m, no j)"),
             ("packet_cards", (N_PACKETS, N_KINDS), "copies of each card in each packet / 2"),
@@ -160,8 +167,6 @@ class Louis(Game[Kind]):
 
     def configure(self, *, deal: str) -> None:
         self.dick = deal == "dick"
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         off, part = self.layout.offset, self.layout.slice
         # The one-hot entries are set with one indexed write (see observe), from these offsets.
         self._o_top, self._o_avail, self._o_blocked = off("packet_top"), off("available"), off("blocked")
@@ -269,7 +274,7 @@ class Louis(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, enumerated source by source."""
         tops, takes = self.tops(), self.takes()
         ids: list[int] = []
@@ -285,9 +290,7 @@ class Louis(Game[Kind]):
             ids.append(_DEAL)
         if self._may_redeal():
             ids.append(_REDEAL)
-        mask = np.zeros(len(TABLE), dtype=bool)
         mask[ids] = True
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:
@@ -371,7 +374,8 @@ class Louis(Game[Kind]):
         out[self._s_circle] = min(max(self.circle, 0) + 1, 8) / 8.0
         out[self._s_redeals] = self.redeals_left / N_REDEALS
 
-    def unseen_positions(self) -> list[int]:  # the pack, until a re-deal gathers the (seen) packets
+    def unseen_positions(self) -> list[int]:
+        """The pack's cards not dealt yet, until a re-deal gathers the (seen) packets."""
         return self.undealt_positions(len(self.pack) * (self.redeals_left == N_REDEALS), FOUNDATION_BASES)
 
     def cards_in_play(self) -> list[int]:

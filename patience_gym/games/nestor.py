@@ -125,7 +125,8 @@ class Nestor(Game[Kind]):
         ),
     }
     STATE = ("cols", "reserve", "turned", "discard")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", PLACES.shape, PLACES.doc()),
             ("depth", (52,), "for a column card: cards lying on it / 5 (0: available)"),
@@ -135,8 +136,6 @@ class Nestor(Game[Kind]):
 
     def configure(self, *, reserve: str) -> None:
         self.open_reserve = reserve == "open"
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         self._o_places = self.layout.offset("card_place")
         self._s_depth = self.layout.slice("depth")
         self._s_turned = self.layout.slice("reserve_turned")
@@ -186,13 +185,11 @@ class Nestor(Game[Kind]):
             case _:
                 assert_never(move.kind)
 
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(len(TABLE), dtype=bool)
+    def mark_legal(self, mask: np.ndarray) -> None:
         pairs = self._pairs()
         for a in pairs:
             mask[a] = True
         mask[_TURN] = self._may_turn(bool(pairs))
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:

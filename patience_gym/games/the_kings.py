@@ -16,7 +16,8 @@ row only if it continues the row's outermost pair, one higher after a rise, one 
 (a one-card row, or a pair out of sequence, takes either); ``"either"`` (the first edition) a row
 may turn at any card.
 
-Action table (64 ids; rows ``0-3 = L0..L3``, ``4-7 = R0..R3``; foundation moves first for ties):
+Action table (64 ids, fixed). Rows are numbered ``0-3 = L0..L3`` and ``4-7 = R0..R3``; foundation
+moves come first so that the greedy baseline's ties favour them:
 
 ======= ==================================================================
 id      move
@@ -209,7 +210,8 @@ class TheKings(Game[Kind]):
         ),
     }
     STATE = ("rows", "foundations")
-    LAYOUT = ObsLayout(
+    moves = TABLE.moves
+    layout = ObsLayout(
         [
             ("card_place", (2 * 52, _N_PLACES), "one-hot per card copy (slot 2*id+k): " + "; ".join(_PLACES)),
             ("card_depth", (2 * 52,), f"row cards lying outward of the card / {_MAX_DEPTH} (0: outermost)"),
@@ -222,8 +224,6 @@ class TheKings(Game[Kind]):
 
     def configure(self, *, sequences: str) -> None:
         self.monotone = sequences == "monotone"
-        self.moves = TABLE.moves
-        self.layout = self.LAYOUT
         # Segments looked up by name: observe writes each through its own offset or slice.
         off = self.layout.offset
         self._o_place, self._o_depth, self._o_outer = off("card_place"), off("card_depth"), off("outer_card")
@@ -289,7 +289,7 @@ class TheKings(Game[Kind]):
                     by_rank[rank] = [j]
         return by_rank
 
-    def legal_mask(self) -> np.ndarray:
+    def mark_legal(self, mask: np.ndarray) -> None:
         """The rules of :meth:`is_legal`, from the eight outermost cards at once: what the
         foundations and each row take is asked once, not once per move."""
         to_foundation = self._foundations_take()
@@ -303,9 +303,7 @@ class TheKings(Game[Kind]):
                 if several not in taking:
                     taking[several] = self._rows_taking(several)
                 legal += [_ROW_TO_ROW[i, j] for j in taking[several].get(RANK[c], ()) if j != i]
-        mask = np.zeros(len(TABLE), dtype=bool)
         mask[legal] = True
-        return mask
 
     def _apply(self, move: Move[Kind]) -> None:
         src = self.rows[move.src]
@@ -380,7 +378,8 @@ class TheKings(Game[Kind]):
         out[self._s_lane] = [0.0 if r else 1.0 for r in rows]
         out[self._s_found] = [len(f) / KING for f in self.foundations]
 
-    def unseen_positions(self) -> list[int]:  # the deal lays every card out face up
+    def unseen_positions(self) -> list[int]:
+        """None: the deal lays every card out face up."""
         return []
 
     def cards_in_play(self) -> list[int]:

@@ -77,13 +77,19 @@ def draw_suit(
         )
 
 
-@cache
-def card_image(code: str) -> Image.Image:
-    """The picture of one card (``"7H"`` or the back), RGBA with rounded corners."""
+def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw, int, int, int]:
+    """A transparent card-sized picture drawn ``_SCALE`` times larger (shrunk when done, for smooth
+    edges): the image, its pen, its width and height, and the scale."""
     k = _SCALE
     w, h = CARD_W * k, CARD_H * k
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    return img, ImageDraw.Draw(img), w, h, k
+
+
+@cache
+def card_image(code: str) -> Image.Image:
+    """The picture of one card (``"7H"`` or the back), RGBA with rounded corners."""
+    img, d, w, h, k = _canvas()
     box = (0, 0, w - 1, h - 1)
     if code == BACK:
         d.rounded_rectangle(box, radius=6 * k, fill=(245, 245, 240), outline=(60, 60, 60), width=k)
@@ -123,10 +129,7 @@ def card_image(code: str) -> Image.Image:
 @cache
 def slot_image(hint: str) -> Image.Image:
     """An empty place: an outline, with a faint hint (a suit, or the rank that may fill it)."""
-    k = _SCALE
-    w, h = CARD_W * k, CARD_H * k
-    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    img, d, w, h, k = _canvas()
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=6 * k, fill=FELT_DARK, outline=SLOT_LINE, width=2 * k)
     if len(hint) == 1 and hint in SUITS:
         draw_suit(d, w / 2, h / 2, 26 * k, hint, SLOT_LINE)

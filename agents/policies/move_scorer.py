@@ -1,0 +1,141 @@
+"""PPO's move-scoring policy (config ``policy: move_scorer``): each legal move scored from what it does.
+
+The observation it reads is :class:`agents.policies.features.MoveFeatures`'s: the variant's
+observation followed by ``K`` numbers per action. The logit of action ``a`` is::
+
+    state_head(latent)[a] + move_scorer(features[a])
+
+where ``latent`` is the usual MLP over the observation part (``net_arch``), ``state_head`` one
+linear layer (a flat policy's output layer) and ``move_scorer`` a small MLP (``scorer_arch``)
+shared by every action. The value is read from the state latent alone. Greedy is one such
+policy (a large score for greedy's choice, or about ``-C * visits + heuristic change``), so
+behaviour cloning can reach greedy's decisions, its cycle guard included, and PPO refines them.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import MlpExtractor
+from torch import nn
+
+from agents.policies.features import features_per_action
+
+#: ``policy_kwargs.scorer_arch`` when the config gives none.
+SCORER_ARCH = (64, 64)
+
+
+class _StateAndMoves(nn.Module):
+    """sb3's MLP over the observation part; the actor's latent carries the move features along."""
+
+    def __init__(
+        self,
+        state_size: int,
+        net_arch: Any,
+        activation_fn: type[nn.Module],
+        device: torch.device | str,
+    ) -> None:
+        super().__init__()
+        self.state_size = state_size
+        self.mlp = MlpExtractor(state_size, net_arch=net_arch, activation_fn=activation_fn, device=device)
+        self.state_latent = self.mlp.latent_dim_pi
+        self.latent_dim_pi = self.state_latent  # the flat head sb3 builds first (then replaced) reads it
+        self.latent_dim_vf = self.mlp.latent_dim_vf
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        state = self.mlp.forward_actor(features[:, : self.state_size])
+        return torch.cat([state, features[:, self.state_size :]], dim=1)
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.mlp.forward_critic(features[:, : self.state_size])
+        return out
+
+
+class MoveHead(nn.Module):
+    """The logits: a linear head on the state latent plus the shared scorer of each move's features."""
+
+    def __init__(
+        self, state_latent: int, n_actions: int, arch: list[int], activation_fn: type[nn.Module], k: int
+    ) -> None:
+        super().__init__()
+        self.state_latent, self.n_actions, self.k = state_latent, n_actions, k
+        self.state_head = nn.Linear(state_latent, n_actions)
+        layers: list[nn.Module] = []
+        width = k
+        for size in arch:
+            layers += [nn.Linear(width, size), activation_fn()]
+            width = size
+        layers.append(nn.Linear(width, 1))
+        self.scorer = nn.Sequential(*layers)
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        moves = latent[:, self.state_latent :].reshape(-1, self.n_actions, self.k)
+        scores: torch.Tensor = self.scorer(moves).squeeze(-1)
+        state: torch.Tensor = self.state_head(latent[:, : self.state_latent])
+        return state + scores
+
+
+class MoveScorerPolicy(MaskableActorCriticPolicy):
+    """``MaskableActorCriticPolicy`` whose action logits score each move from its features."""
+
+    def __init__(
+        self,
+        observation_space: spaces.Space[Any],
+        action_space: spaces.Space[Any],
+        lr_schedule: Any,
+        *args: Any,
+        scorer_arch: list[int] | tuple[int, ...] = SCORER_ARCH,
+        feature_rollouts: int = 0,
+        **kwargs: Any,
+    ) -> None:
+        self.scorer_arch = [int(n) for n in scorer_arch]
+        self.feature_rollouts = int(feature_rollouts)
+        self.k = features_per_action(self.feature_rollouts)
+        super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
+
+    @property
+    def n_actions(self) -> int:
+        assert isinstance(self.action_space, spaces.Discrete)
+        return int(self.action_space.n)
+
+    def _build_mlp_extractor(self) -> None:
+        state_size = self.features_dim - self.n_actions * self.k
+        if state_size < 1:
+            raise ValueError(
+                f"policy move_scorer needs the move features (move_features: true): the observation has "
+                f"{self.features_dim} numbers, fewer than {self.n_actions} actions x {self.k} features"
+            )
+        # sb3 types the attribute as its MlpExtractor; this one answers the same calls
+        self.mlp_extractor = _StateAndMoves(  # type: ignore[assignment]
+            state_size, self.net_arch, self.activation_fn, self.device
+        )
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)  # builds a flat action_net, replaced here by the move head
+        extractor = self.mlp_extractor
+        assert isinstance(extractor, _StateAndMoves)
+        self.action_net = MoveHead(
+            extractor.state_latent, self.n_actions, self.scorer_arch, self.activation_fn, self.k
+        )
+        if self.ortho_init:
+            self.action_net.state_head.apply(partial(self.init_weights, gain=0.01))
+            self.action_net.scorer.apply(partial(self.init_weights, gain=float(np.sqrt(2))))
+        self.optimizer = self.optimizer_class(
+            self.parameters(),
+            lr=lr_schedule(1),  # type: ignore[call-arg]  # as sb3's _build does
+            **self.optimizer_kwargs,
+        )
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data["scorer_arch"] = self.scorer_arch
+        data["feature_rollouts"] = self.feature_rollouts
+        return data

@@ -1,0 +1,139 @@
+"""The policy specs: the one place where a spec string (``greedy``, ``planner:samples=4``,
+``ppo:runs/ppo/nestor``) becomes a policy. The command line, the evaluator, the solver's ``--play``
+and imitation's teacher all read it.
+
+Each spec is a row of :data:`SPECS`: a name, the module and factory that build it, whether it takes
+settings after a colon, and how help and error messages show it. The rows *name* their modules and
+import them only when a policy of theirs is built, so this module sits on the policies without
+importing any of them (a spec needing an extra, ``ppo`` or ``rllib``, costs nothing until used).
+
+::
+
+    from agents.registry import make_policy
+
+    policy = make_policy("rollout:16")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from agents.policies.base import Policy
+
+#: Whether a spec takes settings after ``name:``: never, optionally, or always (a path).
+Settings = Literal["none", "optional", "required"]
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """One policy a spec string can name."""
+
+    name: str
+    module: str
+    """The module that builds it (imported only when it does)."""
+    factory: str
+    """The module's callable: called with no argument (``settings="none"``), else with the text
+    after ``name:`` (``None`` for a bare ``name`` whose settings are optional)."""
+    settings: Settings
+    usage: str | Callable[[], str]
+    """The spec as error messages show it, or a function of the module giving it."""
+    help: str
+
+    def build(self, settings: str | None) -> Policy:
+        """The policy of this spec with ``settings`` (the text after the colon, or ``None``)."""
+        factory = getattr(import_module(self.module), self.factory)
+        policy: Policy = factory() if self.settings == "none" else factory(settings)
+        return policy
+
+    def shown(self) -> str:
+        """How error messages show this spec."""
+        return self.usage if isinstance(self.usage, str) else self.usage()
+
+
+def _planner_usage() -> str:
+    from agents.policies.planner import spec_help  # the planner's settings, with their defaults
+
+    return spec_help()
+
+
+SPECS: tuple[PolicySpec, ...] = (
+    PolicySpec(
+        "random", "agents.policies.base", "RandomPolicy", "none", "random", "uniform over the legal moves"
+    ),
+    PolicySpec(
+        "greedy",
+        "agents.policies.base",
+        "GreedyPolicy",
+        "none",
+        "greedy",
+        "one-step look-ahead on the variant's heuristic, with a cycle guard",
+    ),
+    PolicySpec(
+        "planner",
+        "agents.policies.planner",
+        "make_planner",
+        "optional",
+        _planner_usage,
+        "the determinized solver planner (agents.policies.planner); any subset of its settings",
+    ),
+    PolicySpec(
+        "rollout",
+        "agents.policies.rollout",
+        "make_rollout_policy",
+        "optional",
+        "rollout[:N]",
+        "the best move by N rollouts of a native base policy on sampled deals (default 16)",
+    ),
+    PolicySpec(
+        "ppo",
+        "agents.policies.ppo",
+        "PPOPolicy",
+        "required",
+        "ppo:<model path>",
+        "a saved MaskablePPO model or its run folder (the train extra)",
+    ),
+    PolicySpec(
+        "rllib",
+        "agents.policies.rllib",
+        "RLlibPolicy",
+        "required",
+        "rllib:<checkpoint>",
+        "an RLlib run folder or checkpoint (the scale extra)",
+    ),
+)
+
+#: The specs by name.
+BY_NAME: dict[str, PolicySpec] = {s.name: s for s in SPECS}
+#: The specs that take no settings: a bare name is the whole spec.
+BUILTIN: tuple[str, ...] = tuple(s.name for s in SPECS if s.settings == "none")
+
+
+def make_policy(spec: str) -> Policy:
+    """The policy of ``spec``: ``random``, ``greedy``,
+    ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0]`` (the
+    determinized solver planner of :mod:`agents.policies.planner`; any subset of its settings),
+    ``rollout[:N]`` (the best move by N rollouts of a native base policy on sampled deals:
+    :class:`agents.policies.rollout.RolloutPolicy`), ``ppo:<path to a saved MaskablePPO model>`` or
+    ``rllib:<RLlib run folder or checkpoint>``."""
+    name, colon, settings = spec.partition(":")
+    row = BY_NAME.get(name)
+    if row is not None and (row.settings == "optional" or (row.settings == "none") != bool(colon)):
+        return row.build(settings if colon else None)
+    raise ValueError(f"unknown policy {spec!r}; use one of {spec_help()}")
+
+
+def spec_help(*, detailed: bool = True) -> str:
+    """Every spec as error messages show it: ``random, greedy, planner[...], rollout[:N],
+    ppo:<model path> or rllib:<checkpoint>``. With ``detailed=False`` (help lines) a spec whose
+    usage comes from its module is shown as ``name[:settings]``, and no module is imported."""
+    shown = [s.shown() if detailed or isinstance(s.usage, str) else f"{s.name}[:settings]" for s in SPECS]
+    return f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def spec_table() -> str:
+    """One clause per spec, ``name: what it plays``, for a command's description."""
+    return "; ".join(f"{s.name}: {s.help}" for s in SPECS)

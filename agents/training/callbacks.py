@@ -1,0 +1,131 @@
+"""Training callbacks: the periodic evaluation, reported as it goes and kept as a CSV.
+
+Imports sb3-contrib at the top: only :mod:`agents.training.sb3` imports this module, once training starts.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
+
+#: The periodic evaluations, one row each, for learning curves.
+CSV_NAME = "evaluations.csv"
+CSV_FIELDS = ("steps", "win_rate", "mean_foundation_cards", "mean_reward", "mean_length")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One periodic evaluation: after ``steps`` training steps, on the same deals every time."""
+
+    steps: int
+    win_rate: float
+    mean_foundation_cards: float
+    mean_reward: float
+    mean_length: float
+
+    def line(self) -> str:
+        return (
+            f"eval at {self.steps:,} steps: win rate {100 * self.win_rate:.1f}%, "
+            f"{self.mean_foundation_cards:.1f} cards on the foundations, mean reward {self.mean_reward:.3f}"
+        )
+
+    def row(self) -> dict[str, str]:
+        return {
+            "steps": str(self.steps),
+            "win_rate": f"{self.win_rate:.6g}",
+            "mean_foundation_cards": f"{self.mean_foundation_cards:.6g}",
+            "mean_reward": f"{self.mean_reward:.6g}",
+            "mean_length": f"{self.mean_length:.6g}",
+        }
+
+
+def read_evaluations(path: Path, upto: int | None = None) -> list[Evaluation]:
+    """The rows of an ``evaluations.csv`` (those at or before ``upto`` steps)."""
+    if not path.is_file():
+        return []
+    with path.open(newline="") as f:
+        rows = [
+            Evaluation(
+                int(r["steps"]),
+                float(r["win_rate"]),
+                float(r["mean_foundation_cards"]),
+                float(r["mean_reward"]),
+                float(r["mean_length"]),
+            )
+            for r in csv.DictReader(f)
+        ]
+    return [e for e in rows if upto is None or e.steps <= upto]
+
+
+def write_evaluations(path: Path, evaluations: list[Evaluation]) -> None:
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(e.row() for e in evaluations)
+
+
+class ReportingEvalCallback(MaskableEvalCallback):
+    """sb3-contrib's masked evaluation (best model, ``evaluations.npz``) that also counts the cards
+    on the foundations, reports each evaluation through ``report`` and appends it to ``csv_path``.
+
+    ``history`` holds the evaluations so far (those of the run resumed from, first).
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        csv_path: Path,
+        report: Callable[[str], None],
+        history: list[Evaluation] | None = None,
+        first: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.first = first  # also evaluate on the first step (the model as training starts)
+        self.csv_path, self.report = csv_path, report
+        self.history: list[Evaluation] = list(history or [])
+        self._cards: list[int] = []
+        write_evaluations(csv_path, self.history)
+
+    def _log_success_callback(self, locals_: dict[str, Any], globals_: dict[str, Any]) -> None:
+        super()._log_success_callback(locals_, globals_)
+        if locals_["done"]:
+            self._cards.append(int(locals_["info"].get("foundation_cards", 0)))
+
+    def _on_step(self) -> bool:
+        due = self.eval_freq > 0 and (
+            self.n_calls % self.eval_freq == 0 or (self.first and self.n_calls == 1)
+        )
+        if due:
+            self._cards = []
+        if self.first and self.n_calls == 1 and self.eval_freq > 1:
+            # MaskableEvalCallback evaluates when n_calls % eval_freq == 0: make this call one.
+            self.n_calls, saved = self.eval_freq, self.n_calls
+            go_on = bool(super()._on_step())
+            self.n_calls = saved
+        else:
+            go_on = bool(super()._on_step())
+        if due:
+            self._record()
+        return go_on
+
+    def _record(self) -> None:
+        results, lengths = self.evaluations_results[-1], self.evaluations_length[-1]
+        wins = self._is_success_buffer
+        ev = Evaluation(
+            steps=int(self.num_timesteps),
+            win_rate=float(np.mean(wins)) if wins else 0.0,
+            mean_foundation_cards=float(np.mean(self._cards)) if self._cards else 0.0,
+            mean_reward=float(np.mean(results)),
+            mean_length=float(np.mean(lengths)),
+        )
+        self.history.append(ev)
+        with self.csv_path.open("a", newline="") as f:
+            csv.DictWriter(f, fieldnames=CSV_FIELDS).writerow(ev.row())
+        self.report(ev.line())

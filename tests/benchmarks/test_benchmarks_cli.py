@@ -1,0 +1,36 @@
+"""The benchmark and script commands refuse bad input in one line (exit status 2 or 1), never
+with a traceback, and before any timing starts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers import ROOT
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (["benchmarks/bench_solver.py", "--env", "Spider-v0"], "unknown environment 'Spider-v0'"),
+        (["benchmarks/bench_solver.py", "--seeds", "5:2"], "the seed range '5:2' is empty"),
+        (["benchmarks/bench_solver.py", "--budget", "0"], "--budget must be >= 1"),
+        (["benchmarks/bench_solver.py", "--env", "Nestor-v0", "--set", "reserve=half"], "reserve='half'"),
+        (["benchmarks/bench_steps.py", "--seconds", "-1"], "--seconds must be > 0"),
+        (["benchmarks/bench_steps.py", "--env", "Spider-v0"], "unknown environment 'Spider-v0'"),
+        (["benchmarks/bench_native.py", "--rounds", "0"], "--rounds and each --batch size must be >= 1"),
+        (["benchmarks/bench_render.py", "--positions", "0"], "--positions must be >= 1"),
+        (["scripts/pictures.py", "Spider-v0"], "unknown environment 'Spider-v0'"),
+        (["scripts/labels_summary.py", "--labels", "no/such/folder"], "no label files"),
+    ],
+)
+def test_bad_input_is_one_line(command: list[str], message: str) -> None:
+    done = subprocess.run(
+        [sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode in (1, 2), done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert message in lines[-1] and "Traceback" not in done.stderr and done.stdout == ""
+    assert len(lines) == 1 or lines[0].startswith("usage: ")  # argparse's usage, then the error

@@ -1,0 +1,1 @@
+"""Tests of configs/: the shipped config files."""

@@ -1,0 +1,283 @@
+"""What the tests share, in one place: no test module imports another (tests/project/
+test_tests_layout.py holds to it), so what two of them use lives here.
+
+- the checkout: its paths, the files git tracks;
+- playing games: to the end, at random, every option set of a variant, a scenario's deal;
+- the solver: replaying won lines, native games and their keys, the plain search's verdicts, a win
+  another search finds where the depth-first search does not;
+- the agents: hidden-card swaps, a tiny cloning run, the ``patience-gym`` command stopped by Ctrl-C.
+
+The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` and
+:mod:`tests.helpers.the_kings`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import patience_gym  # noqa: F401  (registers the ids)
+from patience_gym.core.game import Game
+from patience_gym.games import Variant, get_variant
+from patience_gym.native import NativeGame, make_game
+from patience_gym.testing import act, check_position, check_rollout, scenario_game
+
+G = TypeVar("G", bound=Game[Any])
+T = TypeVar("T")
+
+# ---- the checkout -------------------------------------------------------------------------------
+
+#: The checkout's root, where README.md, configs/, docs/, results/ and scripts/ are.
+ROOT = Path(__file__).resolve().parents[2]
+#: Fixed deals' won lines and the golden playthroughs (scripts/playthroughs.py writes them).
+DATA = ROOT / "tests" / "data"
+#: The solver's stored label files (package data: agents.common.data.shipped_labels).
+LABELS = ROOT / "agents" / "data" / "labels"
+#: The tiny PPO config most training tests start from.
+TINY = str(ROOT / "configs" / "ppo" / "tiny.yaml")
+
+
+def tracked_texts(suffixes: set[str]) -> dict[str, str]:
+    """The text of every file git tracks whose name ends in one of ``suffixes``, by its path in the
+    checkout (a file deleted and not yet committed is left out). Outside a git checkout the test
+    asking is skipped."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout")
+    paths = {name: ROOT / name for name in tracked if Path(name).suffix in suffixes}
+    return {name: path.read_text(errors="replace") for name, path in paths.items() if path.is_file()}
+
+
+# ---- playing games ------------------------------------------------------------------------------
+
+
+def scenario_deal(cls: type[G], deck: list[str], **options: Any) -> G:
+    """A rules scenario's game (:func:`patience_gym.testing.scenario_game`: in lockstep with its
+    native twin on the native run) dealt from ``deck``."""
+    game = scenario_game(cls, **options)
+    game.new_game(deck=deck)
+    return game
+
+
+def check_scenario_rollout(cls: type[Game[Any]], seed: int, max_steps: int, **options: Any) -> None:
+    """Random games of a rules scenario's game (in lockstep with its native twin on the native
+    run) keep the game contract (:func:`patience_gym.testing.check_rollout`)."""
+    check_rollout(scenario_game(cls, **options), np.random.default_rng(seed), max_steps=max_steps)
+
+
+def check_the_talons_order_is_seen(a: Game[Any], b: Game[Any], talon_a: str, talon_b: str) -> None:
+    """``a`` and ``b`` are dealt alike but for the order of the first cards their packs turn: the
+    observations agree while those cards are hidden; three turns later each render shows its talon
+    (``talon_a``, ``talon_b``: the top three, bottom first) and the observations differ."""
+    assert np.array_equal(a.observation(), b.observation()), "still in the pack: hidden"
+    for g in (a, b):
+        for _ in range(3):
+            act(g, "pack -> talon")
+    assert f"talon (3): {talon_a}" in a.render() and f"talon (3): {talon_b}" in b.render()
+    assert not np.array_equal(a.observation(), b.observation())
+
+
+def check_action_table(cls: type[Game[Any]], size: int) -> None:
+    """``cls``'s action table holds ``size`` moves, each with a readable text of its own, and a
+    game dealt from seed 0 passes the position checks."""
+    game = scenario_game(cls)
+    texts = [m.text for m in game.moves]
+    assert len(texts) == len(set(texts)) == size
+    game.new_game(np.random.default_rng(0))
+    check_position(game)
+
+
+def replay_the_recorded_win(name: str, env_id: str, engine: str) -> tuple[dict[str, Any], float]:
+    """Replay ``tests/data/<name>`` (a deck and the text of each move) through ``env_id``: every
+    move legal and played before the game is won, the episode ending at the last move and not cut
+    short. Gives the last ``info`` and the total reward."""
+    record = json.loads((DATA / name).read_text())
+    env = gym.make(f"patience_gym/{env_id}", engine=engine)
+    env.reset(options={"deck": record["deck"].split()})
+    total = 0.0
+    for i, text in enumerate(record["moves"]):
+        game = env.unwrapped.game  # type: ignore[attr-defined]
+        assert not game.won
+        a = act(game.clone(), text)  # finds the action id, checks it is legal
+        _, r, term, trunc, info = env.step(a)
+        total += float(r)
+        assert term == (i == len(record["moves"]) - 1) and not trunc
+    return info, total
+
+
+def play_to_the_end(env_id: str, engine: str, pick: int) -> tuple[Any, dict[str, Any]]:
+    """Play ``env_id`` from seed 0, always taking the legal id at index ``pick`` of the legal ids
+    (0 the lowest, -1 the highest), until the game ends, which must come before the step limit.
+    Gives the game and the last ``info``."""
+    env = gym.make(f"patience_gym/{env_id}", engine=engine)
+    _, info = env.reset(seed=0)
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    term = False
+    while not term:
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[pick]))
+        assert not trunc
+    return game, info
+
+
+def play_at_random(game: Any, rng: np.random.Generator, steps: int) -> list[int]:
+    """Up to ``steps`` random legal moves of ``game`` from where it stands (fewer if it is won or
+    stuck); the actions taken."""
+    taken = []
+    for _ in range(steps):
+        mask = game.legal_mask()
+        if game.won or not mask.any():
+            break
+        a = int(rng.choice(np.flatnonzero(mask)))
+        game.apply(a)
+        taken.append(a)
+    return taken
+
+
+def option_sets(variant: Variant) -> list[dict[str, Any]]:
+    """The options of every run of ``variant`` that checks each option: none (the variant as
+    registered), then each other allowed value of each option it leaves open, one at a time."""
+    runs: list[dict[str, Any]] = [{}]
+    for name, opt in variant.game.OPTIONS.items():
+        fixed = variant.options.get(name, opt.default)
+        runs += [{name: c} for c in opt.choices or () if c != fixed and name not in variant.options]
+    return runs
+
+
+def options_id(variant: Variant, options: dict[str, Any]) -> str:
+    """A test id naming the variant and the options it runs with: ``Klondike-v0[draw=3]``."""
+    return variant.env_name + "".join(f"[{k}={val}]" for k, val in options.items())
+
+
+# ---- the solver ---------------------------------------------------------------------------------
+
+
+def replay_wins(env_id: str, seed: int, actions: tuple[int, ...], **options: Any) -> bool:
+    """Reset with ``seed``, step every action (each must be legal) and report whether the env says won."""
+    env = gym.make(f"patience_gym/{env_id}", max_episode_steps=len(actions) + 10, **options)
+    _, info = env.reset(seed=seed)
+    terminated = False
+    for i, a in enumerate(actions):
+        assert not terminated, f"{env_id} seed {seed}: the game ended before action {i}"
+        assert info["action_mask"][a], f"{env_id} seed {seed}: action {i} ({a}) is illegal"
+        _, _, terminated, truncated, info = env.step(a)
+        assert not truncated
+    return bool(terminated and info["won"])
+
+
+def plain_verdicts(variant: Any, options: Any, seeds: Any, budget: int) -> dict[int, str]:
+    """The verdicts of the exact defaults (hooks off: whole-state keys, no safe move, no ordering)."""
+    from patience_gym.native import _module
+    from patience_gym.solver import solve_deal
+
+    _module().solver_hooks(False)
+    try:
+        return {s: solve_deal(variant, options, seed=s, max_nodes=budget).label for s in seeds}
+    finally:
+        _module().solver_hooks(True)
+
+
+def native_game(
+    env_id: str,
+    options: dict[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    deck: list[str] | None = None,
+) -> NativeGame:
+    """A native game of ``env_id`` dealt from ``seed`` or from ``deck`` (the solver's hooks live on it)."""
+    game = make_game(get_variant(env_id), "native", **(options or {}))
+    assert isinstance(game, NativeGame)
+    game.new_game(np.random.default_rng(seed) if seed is not None else None, deck)
+    return game
+
+
+def canonical_key(game: NativeGame) -> bytes:
+    """The key the solver files ``game``'s position under (its hooks' canonical form)."""
+    return bytes(game._c.canonical_key())
+
+
+def state_key(game: NativeGame) -> bytes:
+    """``game``'s whole position, as the exact defaults key it."""
+    return bytes(game._c.state_key())
+
+
+def check_a_win_the_search_misses(env_id: str, seed: int, budget: int, search: Callable[..., Any]) -> None:
+    """The depth-first search leaves ``seed`` unknown within ``budget`` nodes; ``search()`` wins
+    it, with a line that replays to a win, and finds the same line again (it is deterministic).
+    ``search(variant, seed=seed)`` is that other search, ready to run."""
+    from patience_gym.solver import solve_deal
+
+    variant = get_variant(env_id)
+    assert solve_deal(variant, seed=seed, max_nodes=budget).label == "unknown"
+    label = search(variant, seed=seed)
+    assert label.label == "won" and label.nodes > 0
+    assert replay_wins(env_id, seed, label.actions)
+    assert search(variant, seed=seed).actions == label.actions  # deterministic
+
+
+# ---- the agents ---------------------------------------------------------------------------------
+
+
+def hidden_rotated(pack: list[str], hidden: list[int]) -> list[str]:
+    """``pack`` with the cards at the ``hidden`` positions rotated by one place: a deal the player
+    cannot tell from ``pack`` until one of them turns up."""
+    other = list(pack)
+    for p, q in zip(hidden, np.roll(hidden, 1).tolist(), strict=True):
+        other[p] = pack[q]
+    assert other != pack
+    return other
+
+
+#: A tiny run that clones greedy on 12 games and then takes 64 PPO steps (the imitation and move
+#: feature tests both train it).
+CLONING_RUN = [
+    "imitation={teacher: greedy, episodes: 12, epochs: 15, batch_size: 64}",
+    "total_timesteps=64",
+    "ppo.n_steps=32",
+    "ppo.batch_size=32",
+    "eval_freq=32",
+    "eval_episodes=4",
+    "checkpoint_freq=0",
+]
+
+
+def agreement_share(lines: list[str]) -> float:
+    """The share (%) of the teacher's decisions the cloned policy takes, from train's report."""
+    agreement = [ln for ln in lines if "agrees with it on" in ln]
+    assert agreement, lines
+    return float(agreement[-1].split("agrees with it on ")[1].split("%")[0])
+
+
+def ctrl_c(
+    args: list[str], until: Callable[[subprocess.Popen[str]], T], timeout: float
+) -> tuple[int, T, str, str]:
+    """Run ``patience-gym *args`` (as ``python -m agents.cli``) in a session of its own, wait with
+    ``until(process)``, then interrupt its whole process group as Ctrl-C does. Gives the exit
+    status, what ``until`` gave, and the output and errors; killed if not stopped by ``timeout``."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agents.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    try:
+        waited = until(proc)
+        os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return proc.returncode, waited, out, err

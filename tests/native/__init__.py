@@ -1,0 +1,1 @@
+"""Tests of patience_gym/native.py and the C++ engine under src/native/."""

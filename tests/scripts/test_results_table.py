@@ -1,0 +1,130 @@
+"""scripts/results.py: the winnable rows follow the label files, option sets included, and a bad
+``--set`` is refused with a message instead of a traceback."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from agents.solving.labels import labels_for
+from tests.helpers import LABELS, ROOT
+
+DRAW3 = {"draw": 3, "passes": None, "partial_moves": True}
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("results_script", ROOT / "scripts" / "results.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["results_script"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_labels_only_refreshes_the_option_set_rows_already_in_the_table(tmp_path: Path) -> None:
+    results = _script()
+    key = results.row_key("Klondike-v0", DRAW3)
+    stale = {
+        "policy": results.WINNABLE,
+        "games": 1000,
+        "wins": 1,
+        "win_rate": 0.001,
+        "ci95": [0, 0.01],
+        "unknown": 999,
+        "won_seeds": [0],
+        "env_kwargs": DRAW3,
+    }
+    out = tmp_path / "results.md"
+    out.with_suffix(".json").write_text(json.dumps({key: [stale]}))
+    assert results.option_sets_in({key: [stale]}, "Klondike-v0") == [DRAW3]
+    assert results.main(["--labels-only", "--env", "Klondike-v0", "--out", str(out)]) == 0
+    rows = json.loads(out.with_suffix(".json").read_text())
+    labels = labels_for("Klondike-v0", DRAW3, LABELS)
+    won = sorted(s for s in range(1000) if s in labels and labels[s].label == "won")
+    (row,) = rows[key]
+    assert row["wins"] == len(won) > 1 and row["won_seeds"] == won
+    assert "Klondike-v0" in rows  # the defaults' row is refreshed too
+    assert key in out.read_text()
+
+
+def test_a_bad_option_is_refused_with_a_message(tmp_path: Path) -> None:
+    results = _script()
+    out = str(tmp_path / "results.md")
+    with pytest.raises(SystemExit, match=r"--set: .*passes='None'.*null for None"):
+        results.main(["--labels-only", "--env", "Klondike-v0", "--set", "passes=None", "--out", out])
+    with pytest.raises(SystemExit, match=r"--set: .*draw"):
+        results.main(["--labels-only", "--env", "Klondike-v0", "--set", "draw=5", "--out", out])
+    assert not (tmp_path / "results.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--episodes", "0"], "--episodes must be >= 1, got 0"),
+        (["--workers", "0"], "--workers must be >= 1, got 0"),
+        (["--env", "Spider-v0"], "unknown environment 'Spider-v0'; registered:"),
+    ],
+)
+def test_bad_counts_and_ids_are_refused_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """``--episodes 0 --labels-only`` once rewrote the table from an empty sample of deals."""
+    results = _script()
+    out = str(tmp_path / "results.md")
+    with pytest.raises(SystemExit) as stop:
+        results.main(["--labels-only", *args, "--out", out])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "results.json").exists() and not (tmp_path / "results.md").exists()
+
+
+def test_each_planner_row_names_its_settings() -> None:
+    """Planner rows may be measured with different settings: the table says which."""
+    results = _script()
+    row = {
+        "policy": "planner",
+        "spec": "planner:samples=4,budget=50000,probe=25000",
+        "games": 10,
+        "wins": 6,
+        "win_rate": 0.6,
+        "ci95": [0.31, 0.83],
+        "mean_foundation_cards": 90.0,
+        "mean_length": 250.0,
+        "won_seeds": [0, 1, 2, 3, 4, 5],
+    }
+    plain = {**row, "spec": "planner"}
+    table = results.markdown({"Anna-v0": [row], "Nestor-v0": [plain]})
+    assert "| Anna-v0 | planner (samples=4,budget=50000,probe=25000) | 10 | 6 |" in table
+    assert "| Nestor-v0 | planner | 10 | 6 |" in table
+
+
+def test_each_ppo_row_says_what_it_measures() -> None:
+    """A clone of a look-ahead teacher is named so, and no verdict says PPO "beats" greedy."""
+    results = _script()
+
+    def row(policy: str, wins: int, ci: list[float], **extra: Any) -> dict[str, Any]:
+        return {
+            "policy": policy,
+            "games": 100,
+            "wins": wins,
+            "win_rate": wins / 100,
+            "ci95": ci,
+            "mean_foundation_cards": 10.0 + wins,
+            "mean_length": 50.0,
+            **extra,
+        }
+
+    base = [row("random", 0, [0.0, 0.04]), row("greedy", 5, [0.02, 0.11])]
+    clone = row("ppo", 30, [0.22, 0.4], teacher="rollout:16", rollout_features=16)
+    scratch = row("ppo", 5, [0.02, 0.11], teacher=None, rollout_features=0)
+    table = results.markdown({"Nestor-v0": [*base, clone], "Klondike-v0": [*base, scratch]})
+    assert "| Nestor-v0 | ppo+rollouts (clone of rollout:16) | 100 | 30 |" in table
+    assert "| Klondike-v0 | ppo (from scratch) | 100 | 5 |" in table
+    assert "beats" not in table
+    assert "not reinforcement learning" in results.verdict([*base, clone])
+    assert "not reinforcement learning" not in results.verdict([*base, scratch])
