@@ -4,7 +4,7 @@
 (module ``patience_gym._native``, built by ``pip install``) instead of the Python rules core. Both
 engines deal the same game from the same seed (the shuffle stays here, in numpy), take the same
 options with the same checks and messages, and give the same masks, observations, rewards and
-info; ``tests/test_native_equivalence.py`` steps them in lockstep.
+info; ``tests/native/test_native_equivalence.py`` steps them in lockstep.
 
 Python is the spec. A :class:`NativeGame` takes everything that is not the rules from the
 variant's Python class: ``OPTIONS`` (validated once, here, by the Python class), the move table

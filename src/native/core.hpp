@@ -4,12 +4,13 @@
 // ======
 // The Python rules core (patience_gym/games/*.py) is the readable reference; this engine is a
 // second implementation of the same rules, behind the same contract, checked against it in
-// lockstep by tests/test_native_equivalence.py (mask, observation, reward and info at every step of
-// hundreds of random games per option set). What C++ would copy from Python (action ids,
-// observation offsets and sizes, option names, observation places) is generated from it into
-// generated/<game>_spec.hpp (scripts/gen_native.py; a test fails while a header is stale). Text
-// is Python's alone: a native game's render() and describe() are its Python twin's
-// (patience_gym.native.NativeGame.reference), so C++ holds no move text or table drawing.
+// lockstep by tests/native/test_native_equivalence.py (mask, observation, reward and info at
+// every step of hundreds of random games per option set). What C++ would copy from Python
+// (action ids, observation offsets and sizes, option names, observation places, info extras) is
+// generated from it into generated/<game>_spec.hpp (scripts/gen_native.py; a test fails while a
+// header is stale). Text is Python's alone: a native game's render() and describe() are its
+// Python twin's (patience_gym.native.NativeGame.reference), so C++ holds no move text or table
+// drawing.
 //
 // * One C++ class per variant, one source file per game (klondike.cpp, ...), deriving from
 //   Port<Itself, spec> below (a Game whose sizes, packs, winning count, clone() and bytes()

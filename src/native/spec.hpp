@@ -1,6 +1,6 @@
 // A game's spec as Python declares it: the shape of the data in generated/<game>_spec.hpp, which
-// scripts/gen_native.py writes from the Python game (tests/test_native_spec.py fails while one is
-// stale). A port reads it by Python's own names, at compile time:
+// scripts/gen_native.py writes from the Python game (tests/native/test_native_spec.py fails while
+// one is stale). A port reads it by Python's own names, at compile time:
 //
 //     constexpr const auto& spec = generated::klondike;
 //     constexpr int STOCK = spec.first("STOCK");              // a move kind's first action id

@@ -19,8 +19,8 @@ import pytest
 import patience_gym  # noqa: F401
 from patience_gym.games import VARIANTS, Variant
 from patience_gym.native import encode_options, native_available, native_games
+from tests.helpers import ROOT
 
-ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
 NATIVE = ROOT / "src" / "native"
 _spec = importlib.util.spec_from_file_location("gen_native", ROOT / "scripts" / "gen_native.py")
 assert _spec and _spec.loader
