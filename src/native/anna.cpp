@@ -305,10 +305,7 @@ public:
     // * every queen is one card (key_card above).
     std::string canonical_key() const override {
         std::string key;
-        std::array<std::string, N_HELPS> helps;
-        for (int i = 0; i < N_HELPS; ++i) put_pile(helps[i], helps_[i]);
-        std::sort(helps.begin(), helps.end());
-        for (const auto& h : helps) key += h;
+        key_put_sorted(key, helps_, [](std::string& k, const auto& pile) { put_pile(k, pile); });
         key.push_back(static_cast<char>(pack_.size()));
         for (int k = 0; k < pack_.size(); ++k) key.push_back(key_card(pack_[k]));
         put_pile(key, talon_);

@@ -117,6 +117,7 @@ public:
         return false;
     }
 
+    // Opens as Louis's does (a scan pairs them): both tables start with the up and down moves.
     bool is_legal(int a) const override {
         const Move m = move_of(a);
         switch (m.kind) {

@@ -272,16 +272,10 @@ public:
             key.push_back(static_cast<char>(std::min(found_[s], found_[s + 4])));
             key.push_back(static_cast<char>(std::max(found_[s], found_[s + 4])));
         }
-        std::array<std::string, N_HELPS> helps;
-        for (int h = 0; h < N_HELPS; ++h) key_put(helps[h], helps_[h]);
-        std::sort(helps.begin(), helps.end());
-        for (const auto& h : helps) key += h;
+        key_put_sorted(key, helps_);
         key_put(key, pack_);
         if (pack_.empty()) {
-            std::array<std::string, N_COLS> cols;
-            for (int c = 0; c < N_COLS; ++c) key_put(cols[c], rivers_[c]);
-            std::sort(cols.begin(), cols.end());
-            for (const auto& c : cols) key += c;
+            key_put_sorted(key, rivers_);
         } else {
             for (const auto& col : rivers_) key_put(key, col);
             key_put(key, rows_);

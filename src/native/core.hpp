@@ -52,6 +52,7 @@
 // Nothing here knows about Python: module.cpp is the only file that includes nanobind.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -299,6 +300,19 @@ void key_put(std::string& key, const Stack<N>& s) {
 template <class T, std::size_t N>
 void key_put(std::string& key, const std::array<T, N>& parts) {
     for (const T& part : parts) key_put(key, part);
+}
+// Piles that the rules treat alike, as a multiset (a canonical_key() part: permuting such piles
+// permutes the moves and nothing else): each pile's key by put (key_put unless told), sorted.
+template <class Piles, class Put>
+void key_put_sorted(std::string& key, const Piles& piles, Put put) {
+    std::array<std::string, std::tuple_size<Piles>::value> parts;
+    for (std::size_t i = 0; i < parts.size(); ++i) put(parts[i], piles[i]);
+    std::sort(parts.begin(), parts.end());
+    for (const auto& part : parts) key += part;
+}
+template <class Piles>
+void key_put_sorted(std::string& key, const Piles& piles) {
+    key_put_sorted(key, piles, [](std::string& k, const auto& pile) { key_put(k, pile); });
 }
 // The whole position as one key, part after part (ints, piles, arrays of either): state_key().
 template <class... Parts>

@@ -176,6 +176,7 @@ public:
         return false;
     }
 
+    // Opens as Babette's does (a scan pairs them): both tables start with the up and down moves.
     bool is_legal(int a) const override {
         const Move m = move_of(a);
         switch (m.kind) {
@@ -338,10 +339,7 @@ public:
         for (int f : found_) key_put(key, f);
         if (phase_ == PLAY) {
             if (redeals_left_ == 0) {
-                std::array<std::string, N_PACKETS> piles;
-                for (int p = 0; p < N_PACKETS; ++p) key_put(piles[p], packets_[p]);
-                std::sort(piles.begin(), piles.end());
-                for (const auto& s : piles) key += s;
+                key_put_sorted(key, packets_);
             } else {
                 for (const auto& p : packets_) key_put(key, p);
             }
