@@ -225,7 +225,11 @@ public:
         return n;
     }
 
-    void extra_values(std::int64_t* out) const override { out[spec.extra("redeals_left")] = N_REDEALS - redeals_; }
+    void extra_values(std::int64_t* out) const override {
+        // where each extra goes, fixed at compile time
+        constexpr int X_REDEALS_LEFT = spec.extra("redeals_left");
+        out[X_REDEALS_LEFT] = N_REDEALS - redeals_;
+    }
 
     void observe(float* out) const override {
         // Each card's two copies take their slots in the order helps, foundations, talon, pack.

@@ -178,7 +178,9 @@ public:
     int foundation_cards() const override { return found_[0] + found_[1] + found_[2] + found_[3]; }
 
     void extra_values(std::int64_t* out) const override {
-        out[spec.extra("counter_score")] = -52 + 5 * foundation_cards();
+        // where each extra goes, fixed at compile time
+        constexpr int X_COUNTER_SCORE = spec.extra("counter_score");
+        out[X_COUNTER_SCORE] = -52 + 5 * foundation_cards();
     }
 
     void observe(float* out) const override {

@@ -197,7 +197,11 @@ public:
         return n - N_FOUND;
     }
 
-    void extra_values(std::int64_t* out) const override { out[spec.extra("redeals_left")] = redeals_left_; }
+    void extra_values(std::int64_t* out) const override {
+        // where each extra goes, fixed at compile time
+        constexpr int X_REDEALS_LEFT = spec.extra("redeals_left");
+        out[X_REDEALS_LEFT] = redeals_left_;
+    }
 
     void observe(float* out) const override {
         // card_place: each copy adds 0.5 at its place (CardPlaces.write's np.add.at).

@@ -270,9 +270,13 @@ public:
     }
 
     void extra_values(std::int64_t* out) const override {
-        out[spec.extra("cards_on_foundations")] = foundation_cards() + 8;
-        out[spec.extra("redeals_left")] = redeals_left_;
-        out[spec.extra("phase")] = phase_;  // an index into louis._PHASE_NAMES
+        // where each extra goes, fixed at compile time
+        constexpr int X_CARDS_ON_FOUNDATIONS = spec.extra("cards_on_foundations");
+        constexpr int X_REDEALS_LEFT = spec.extra("redeals_left");
+        constexpr int X_PHASE = spec.extra("phase");
+        out[X_CARDS_ON_FOUNDATIONS] = foundation_cards() + 8;
+        out[X_REDEALS_LEFT] = redeals_left_;
+        out[X_PHASE] = phase_;  // an index into louis._PHASE_NAMES
     }
 
     void observe(float* out) const override {

@@ -7,7 +7,10 @@
 //     constexpr int O_DOWN = spec.offset("face_down");        // an observation segment's offset
 //     constexpr int HIDDEN = spec.place("not visible (...)"); // a card_place place's index
 //     o["reserve"] == spec.choice("reserve", "open")          // a text option's code
-//     out[spec.extra("redeals_left")] = ...                   // an info extra's place
+//     constexpr int X_REDEALS = spec.extra("redeals_left");   // an info extra's place
+//
+// Name them in constexpr initialisers (as above), never at run time on a hot path: only a
+// constant expression is sure to be folded, and only there does a wrong name fail the build.
 //
 // A name that Python does not have does not compile: the lookup's throw cannot be evaluated in a
 // constant expression. So a Python change that the C++ does not follow fails the build, or, where

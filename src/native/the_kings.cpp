@@ -196,8 +196,11 @@ public:
     int foundation_cards() const override { return all_foundation_cards() - N_FOUND; }
 
     void extra_values(std::int64_t* out) const override {
-        out[spec.extra("cards_on_foundations")] = all_foundation_cards();
-        out[spec.extra("dealt_to_foundations")] = on_start_ - N_FOUND;
+        // where each extra goes, fixed at compile time
+        constexpr int X_CARDS_ON_FOUNDATIONS = spec.extra("cards_on_foundations");
+        constexpr int X_DEALT_TO_FOUNDATIONS = spec.extra("dealt_to_foundations");
+        out[X_CARDS_ON_FOUNDATIONS] = all_foundation_cards();
+        out[X_DEALT_TO_FOUNDATIONS] = on_start_ - N_FOUND;
     }
 
     void observe(float* out) const override {
