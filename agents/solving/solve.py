@@ -189,7 +189,12 @@ def add_arguments(p: Any) -> None:
         "(default a tenth of the budget; 0 for none)",
     )
     p.add_argument("--seconds", type=float, help="also stop a deal after this many seconds")
-    p.add_argument("--workers", type=int, help="processes to spread deals over (default 1)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        help="processes to spread deals over (default 1); with --backend ray, the CPUs of the private "
+        "local Ray it starts; not with --address (a cluster's size is its own)",
+    )
     p.add_argument(
         "--labels",
         help="folder of label files to write (default: the package's own, agents/data/labels/, in a "
@@ -198,7 +203,11 @@ def add_arguments(p: Any) -> None:
     p.add_argument(
         "--backend", choices=("local", "ray"), help="where deals are solved: local (default) or ray"
     )
-    p.add_argument("--address", help="with --backend ray: the cluster (auto, or ray://HOST:10001)")
+    p.add_argument(
+        "--address",
+        help="with --backend ray: the cluster to join (auto, or ray://HOST:10001); default: a private "
+        "local Ray",
+    )
     p.add_argument("--overwrite", action="store_true", help="label again from scratch instead of resuming")
     p.add_argument(
         "--deepen",
