@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -153,7 +154,10 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
     p.add_argument(
-        "--workers", type=int, help="processes to spread episodes over (default 1); CPUs of a local Ray"
+        "--workers",
+        type=int,
+        help="processes to spread episodes over (default 1); with --backend ray, the CPUs of the "
+        "private local Ray it starts (all of them when 1); not with --address (a cluster's size is its own)",
     )
     p.add_argument(
         "--backend",
@@ -167,7 +171,8 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--address",
-        help="with --backend ray: the cluster (auto, or ray://HOST:10001); default: start a local Ray",
+        help="with --backend ray: the cluster to join (auto: the one `ray start --head` runs here, or "
+        "ray://HOST:10001); default: a private local Ray, even when a cluster runs",
     )
     _add_set(p, "override a config key, e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
@@ -182,15 +187,20 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     cfg = load(EvalConfig, path, args.set, policies=args.policy, **flags)
     if not cfg.policies:
         raise ConfigError(f"no policy given: use --policy ({spec_help(detailed=False)})")
+    ray: Any = nullcontext()
     if cfg.backend == "ray":
-        from agents.common.backends import connect_ray
+        from agents.common.backends import ray_command, refuse_workers_on_a_cluster
 
-        # Start (or reach) Ray now: one line naming the extra if it is missing, and the seconds it
-        # takes to start do not count in the first policy's games per second.
-        connect_ray(cfg.address, cfg.workers if cfg.workers > 1 else None)
+        refuse_workers_on_a_cluster(args.workers, cfg.address)
+        # Ray starts (or is reached) on entering the block: one line for a missing extra or
+        # cluster, and its start-up does not count in the first policy's games per second. Inside
+        # it Ray's own prints go to stderr; the Ray it started stops on leaving it, before the
+        # results are printed, so --json's output is JSON alone.
+        ray = ray_command(cfg.address, cfg.workers if cfg.workers > 1 else None)
     keys = ("episodes", "seed", "workers", "env_kwargs", "backend", "address")
     how = {k: getattr(cfg, k) for k in keys}  # every policy plays the same deals, the same way
-    results = [evaluate(cfg.env, p, progress=not args.json, **how) for p in cfg.policies]
+    with ray:
+        results = [evaluate(cfg.env, p, progress=not args.json, **how) for p in cfg.policies]
     from agents.solving.labels import attach_labels, missing_note
 
     for missing in attach_labels(results, cfg.labels):  # one line, on stderr: --json stays JSON

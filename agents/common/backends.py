@@ -31,8 +31,10 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import signal
+import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Generic, TypeVar
@@ -111,8 +113,9 @@ def map_chunks(
     ``backend="local"``: in this process with ``workers=1``, else a pool of ``workers`` processes.
     ``backend="ray"``: one Ray task per chunk (one CPU each), on the cluster at ``address``
     (``"auto"``: the one started on this machine by ``ray start --head``; ``ray://host:10001``: a
-    remote one), or without an address on a local Ray started here with ``workers`` CPUs (or,
-    when Ray is already initialised in this process, on that one). ``progress(i, result)`` is
+    remote one; ``workers`` is not used there, a cluster's size is its own), or without an address
+    on a private local Ray started here with ``workers`` CPUs, even when a cluster runs on this
+    machine (or, when Ray is already initialised in this process, on that one). ``progress(i, result)`` is
     called in this process as each chunk arrives. ``retries``: how often Ray reruns a task whose
     worker died.
     """
@@ -160,21 +163,79 @@ def require_scale(what: str) -> None:
         raise MissingExtra(f"{what} needs Ray (ray is missing): {SCALE_INSTALL}") from None
 
 
+class NoRayCluster(ValueError):
+    """``address`` names no Ray cluster that answers (``"auto"`` with no ``ray start`` running, a
+    ``ray://`` head that does not reply): Ray's ``ConnectionError``, in one line saying what to do."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(
+            f"no Ray cluster at {address!r} (start one with `ray start --head`, or leave out --address "
+            "for a local Ray)"
+        )
+        self.address = address
+
+
 def connect_ray(address: str | None = None, workers: int | None = None) -> Any:
-    """The ``ray`` module, initialised: on the cluster at ``address``, on the Ray already running in
-    this process, or on a local one started with ``workers`` CPUs (all of them when ``None``)."""
+    """The ``ray`` module, initialised: on the cluster at ``address`` (whose size is its own:
+    ``workers`` is not used there), on the Ray already running in this process, or on a private
+    local Ray started with ``workers`` CPUs (all of them when ``None``).
+
+    Without an address a new local Ray starts even when a ``ray start`` cluster runs on this
+    machine or ``RAY_ADDRESS`` names one (``ray.init(address="local")``): joining one takes
+    ``address``, never happens by chance. An address that no cluster answers raises
+    :class:`NoRayCluster`."""
     require_scale("the ray backend")
     import ray
 
     if not ray.is_initialized():
         if address is not None:
-            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+            try:
+                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+            except ConnectionError:
+                raise NoRayCluster(address) from None
         else:
             # No dashboard: it costs seconds and memory on start, and a local run does not need it.
             ray.init(
-                num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False
+                address="local",
+                num_cpus=workers,
+                include_dashboard=False,
+                logging_level=logging.WARNING,
+                log_to_driver=False,
             )
     return ray
+
+
+def refuse_workers_on_a_cluster(workers_flag: int | None, address: str | None) -> None:
+    """The commands' rule for ``--workers`` on Ray: it sizes the local Ray a command starts; with
+    ``--address`` the cluster's size is its own, so ``--workers`` given with it is a mistake to
+    name (a config's ``workers`` is the local default and is not used on a cluster)."""
+    if workers_flag is not None and address is not None:
+        raise ValueError(
+            f"--workers goes with a local Ray; the cluster at {address!r} has its own size "
+            "(leave out --workers with --address)"
+        )
+
+
+@contextmanager
+def ray_command(address: str | None = None, workers: int | None = None) -> Iterator[Any]:
+    """Ray for the length of one command whose standard output is its result (``--json``).
+
+    Ray's driver prints what its workers meet (``(raylet) A worker died or was killed ...``, a task
+    retried) on ``sys.stdout``, from a thread, at any moment: inside the block ``sys.stdout`` is
+    ``sys.stderr``, so those lines go there. Ray is started (or reached) on entry, so a missing
+    extra or cluster is one line before any work; a Ray this block started is shut down on leaving
+    it (which stops that thread), so the command prints its result after the block, on a clean
+    ``sys.stdout``. A Ray already running in the process is left running."""
+    require_scale("the ray backend")
+    import ray
+
+    started = not ray.is_initialized()
+    with redirect_stdout(sys.stderr):
+        try:
+            yield connect_ray(address, workers)
+        finally:
+            if started and ray.is_initialized():
+                ray.shutdown()
 
 
 def _ray_call(fn: Callable[[T], R], chunk: T) -> _Done[R] | _Failure:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -59,13 +60,28 @@ def writable_labels(labels: str | Path | None) -> Path:
     label folder, but only in a checkout (or an editable install), where those files are the
     project's to refresh; an installed package's folder is not a user's to write into."""
     if labels is not None:
-        return Path(labels)
+        return _check_folder(Path(labels))
     if checkout() is None:
         raise ConfigError(
             f"the labels shipped with the installed package ({shipped_labels()}) are not written to: "
             "pass --labels DIR for your own label files (evaluate --labels DIR reads them)"
         )
-    return shipped_labels()
+    return _check_folder(shipped_labels())
+
+
+def _check_folder(folder: Path) -> Path:
+    """``folder`` if label files can be written there (it, or the nearest folder that exists
+    above it, is a folder one may write in), else a one-line ``ConfigError`` saying why not.
+    Checked before any deal is solved, so a wrong ``--labels`` costs no search."""
+    place = next(p for p in (folder, *folder.parents) if p.exists() or p == p.parent)
+    if not place.is_dir():
+        what = "it is a file" if place == folder else f"{place} is a file"
+        raise ConfigError(
+            f"cannot write label files in {folder}: {what}, not a folder (--labels names a folder)"
+        )
+    if not os.access(place, os.W_OK | os.X_OK):
+        raise ConfigError(f"cannot write label files in {folder}: {place} is not writable")
+    return folder
 
 
 def read_labels(path: Path) -> dict[int, Label]:

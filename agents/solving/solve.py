@@ -31,10 +31,11 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from agents.common.backends import per_seed
+from agents.common.backends import per_seed, ray_command, refuse_workers_on_a_cluster
 from agents.common.config import ConfigError, load
 from agents.solving.chunks import CHUNK, SolveConfig, existing_labels, parse_seeds, solved_chunks
 from agents.solving.dive import add_search_arguments, check_modes, search_mode
@@ -188,7 +189,12 @@ def add_arguments(p: Any) -> None:
         "(default a tenth of the budget; 0 for none)",
     )
     p.add_argument("--seconds", type=float, help="also stop a deal after this many seconds")
-    p.add_argument("--workers", type=int, help="processes to spread deals over (default 1)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        help="processes to spread deals over (default 1); with --backend ray, the CPUs of the private "
+        "local Ray it starts; not with --address (a cluster's size is its own)",
+    )
     p.add_argument(
         "--labels",
         help="folder of label files to write (default: the package's own, agents/data/labels/, in a "
@@ -197,7 +203,11 @@ def add_arguments(p: Any) -> None:
     p.add_argument(
         "--backend", choices=("local", "ray"), help="where deals are solved: local (default) or ray"
     )
-    p.add_argument("--address", help="with --backend ray: the cluster (auto, or ray://HOST:10001)")
+    p.add_argument(
+        "--address",
+        help="with --backend ray: the cluster to join (auto, or ray://HOST:10001); default: a private "
+        "local Ray",
+    )
     p.add_argument("--overwrite", action="store_true", help="label again from scratch instead of resuming")
     p.add_argument(
         "--deepen",
@@ -207,6 +217,20 @@ def add_arguments(p: Any) -> None:
     add_search_arguments(p)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def _label(
+    cfg: SolveConfig, args: Any, dive: int | None, play: str | None, nested: bool, width: int | None
+) -> tuple[Path, dict[int, Label]]:
+    """Run the labelling mode the flags ask for; return the label file and its labels of the seeds."""
+    if dive is not None or nested or play is not None or width is not None:
+        return search_mode(cfg, dive, play, not args.json, width)
+    if args.deepen:
+        path, labels, again = deepen_unknown(cfg, progress=not args.json)
+        if not args.json:
+            print(f"solved again with {cfg.budget:,} nodes: {again} unknown deal(s)")
+        return path, labels
+    return label_seeds(cfg, overwrite=args.overwrite, progress=not args.json)
 
 
 def run(args: Any) -> int:
@@ -232,14 +256,20 @@ def run(args: Any) -> int:
             for i, text in enumerate(described, 1):
                 print(f"{i:4d}. {text}")
         return 0
-    if dive is not None or nested or play is not None or width is not None:
-        path, labels = search_mode(cfg, dive, play, not args.json, width)
-    elif args.deepen:
-        path, labels, again = deepen_unknown(cfg, progress=not args.json)
-        if not args.json:
-            print(f"solved again with {cfg.budget:,} nodes: {again} unknown deal(s)")
-    else:
-        path, labels = label_seeds(cfg, overwrite=args.overwrite, progress=not args.json)
+    if cfg.backend == "ray":
+        refuse_workers_on_a_cluster(args.workers, cfg.address)
+    # On Ray, what Ray prints goes to stderr and the Ray this command started stops before the
+    # summary is printed: --json's output is JSON alone.
+    ray = ray_command(cfg.address, cfg.workers if cfg.workers > 1 else None) if cfg.backend == "ray" else None
+    try:
+        with ray or nullcontext():
+            path, labels = _label(cfg, args, dive, play, nested, width)
+    except OSError as exc:
+        if exc.filename is None:  # not a file's error (a lost connection, say): not the labels'
+            raise
+        # The folder was checked before the search (writable_labels); this is what it could not
+        # tell: a label file that is a folder, a disk full, permissions changed on the way.
+        raise ConfigError(f"cannot write the labels at {exc.filename}: {exc.strerror}") from None
     summary = summarize(labels.values())
     if args.json:
         print_json(

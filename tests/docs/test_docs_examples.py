@@ -43,6 +43,9 @@ LINK = re.compile(r"\]\(([^)\s]+)\)|\bsrc=\"([^\"]+)\"")
 #: What a scratch folder links to (read-only uses) and what it copies (commands may write there).
 LINKED = ("configs", "scripts", "benchmarks", "docs")
 COPIED = ("results",)
+#: Folders of the checkout that commands write by default (tables, label files, pictures): a page's
+#: commands must leave them as they were (small variants write elsewhere: --out, --labels).
+GUARDED = ("results", "agents/data", "docs/images", "tests/data")
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,17 @@ def _scratch(tmp: Path) -> Path:
     return tmp
 
 
+def _stamps() -> dict[str, tuple[int, int]]:
+    """Size and modification time of every file in the guarded folders of the checkout."""
+    return {
+        str(f.relative_to(ROOT)): (f.stat().st_size, f.stat().st_mtime_ns)
+        for name in GUARDED
+        if (ROOT / name).is_dir()
+        for f in (ROOT / name).rglob("*")
+        if f.is_file()
+    }
+
+
 def _run_bash(block: Block, cwd: Path) -> None:
     """Run a bash block as one script (stops at the first failing command), the venv's tools first."""
     bin_dir = Path(sys.executable).parent
@@ -132,6 +146,7 @@ def test_every_command_of_the_page_runs(
     """The page's python and bash blocks run in order in one scratch folder (a later block may use
     what an earlier one wrote, as a reader following the page would)."""
     cwd = _scratch(tmp_path)
+    before = _stamps()
     ran = 0
     for block in (b for b in ALL if b.page == page):
         if block.skip is not None or block.lang not in ("python", "bash"):
@@ -144,6 +159,9 @@ def test_every_command_of_the_page_runs(
             _run_python(block, cwd, monkeypatch)
         ran += 1
     capsys.readouterr()  # the examples print; what they print is not checked here
+    after = _stamps()
+    changed = sorted(f for f in before.keys() | after.keys() if before.get(f) != after.get(f))
+    assert not changed, f"{page.name}'s commands wrote into the checkout: {changed} (use --out, --labels)"
     if ran == 0:
         pytest.skip(f"{page.name} has no command a test can run")
 

@@ -96,3 +96,16 @@ def test_evaluate_reads_the_named_eval_config(capsys: pytest.CaptureFixture[str]
     assert main(["evaluate", "nestor", "--set", "episodes=3", "--set", "policies=[random]", "--json"]) == 0
     out = capsys.readouterr().out
     assert '"env": "Nestor-v0"' in out and '"games": 3' in out
+
+
+def test_a_merged_view_of_package_folders_reads_the_checkouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editable install may give importlib.resources a view merging the checkout's package with
+    the copies made in site-packages at install time: the checkout's folder is the one read."""
+    import agents.common.data
+
+    class Merged:
+        def joinpath(self, part: str) -> Merged:
+            return self
+
+    monkeypatch.setattr(agents.common.data, "files", lambda package: Merged())
+    assert agents.common.data.package_data("data", "labels") == LABELS

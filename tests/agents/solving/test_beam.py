@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not native_available(), reason="the beam search 
 
 LIGHT_AND_SHADE = get_variant("LightAndShade-v0")
 #: Light and Shade seed 1: unknown after 100,000 nodes of the depth-first search, dives of 5,000
-#: and 20,000 nodes a move, nested rollouts and rollout:16's play (results/labels, before the beam),
+#: and 20,000 nodes a move, nested rollouts and rollout:16's play (agents/data/labels, before the beam),
 #: won by a beam of width 300 in under a second.
 WON_BY_BEAM = 1
 
@@ -86,7 +86,7 @@ def test_no_move_lowers_the_beam_layer(env: str, options: dict[str, object]) -> 
 
 
 #: Anna with refill="pack", seed 16: unknown after 8,000,000 nodes of the depth-first search and its
-#: probe, dives of 5,000 nodes a move and nested rollouts (results/labels, before the beam); won by a
+#: probe, dives of 5,000 nodes a move and nested rollouts (agents/data/labels, before the beam); won by a
 #: beam of width 1,000 in about a second.
 ANNA_WON_BY_BEAM = 16
 

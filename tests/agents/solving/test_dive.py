@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(not native_available(), reason="the solver needs
 
 ST_LOUIS = get_variant("StLouis-v0")
 #: St. Louis seed 12: left unknown by 4,000,000 nodes of the depth-first search and its probe
-#: (results/labels/StLouis-v0.csv), won by a dive of 500 nodes a move in under a second.
+#: (agents/data/labels/StLouis-v0.csv), won by a dive of 500 nodes a move in under a second.
 WON_BY_DIVING = 12
 
 
@@ -92,7 +92,7 @@ def test_diving_without_a_label_file_is_refused(capsys, tmp_path) -> None:
 
 
 #: St. Louis seed 58: unknown after the depth-first search, its probe and dives of 2,000 and 5,000
-#: nodes a move (results/labels/StLouis-v0.csv), won by a nested rollout search in under a second.
+#: nodes a move (agents/data/labels/StLouis-v0.csv), won by a nested rollout search in under a second.
 WON_BY_NESTING = 58
 
 

@@ -33,7 +33,7 @@ def _stored(env_name: str) -> list[Label]:
 def test_stored_solutions_replay(variant):
     won = _stored(variant.env_name)
     if not won:
-        pytest.skip(f"no committed labels for {variant.env_name} (results/labels/)")
+        pytest.skip(f"no committed labels for {variant.env_name} (agents/data/labels/)")
     sample = won[:: max(1, len(won) // 8)][:8]
     for lb in sample:
         assert lb.seed is not None

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The wheel as a user meets it: build it (pip wheel .), install it into a fresh virtual environment
+# outside the checkout (torch pinned first, then the wheel with the train extra), and run the
+# README's user commands from another folder, so that nothing of the checkout is on sys.path:
+# list, show, evaluate with its winnable column (the labels shipped as package data), train of the
+# tiny config by name (the configs shipped as package data), replay, and solve's --labels rule.
+# Each failure stops with one line naming what failed and exits 1. pip's cache is reused; the
+# native engine compiles again in `pip wheel` (expected: a wheel is built from the sources).
+# Usage: bash scripts/wheel_test.sh          (.ci/run calls it after the test suite)
+#        PYTHON=python3.12 bash scripts/wheel_test.sh    (the interpreter to build and install with)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+checkout=$PWD
+PY="${PYTHON:-python3}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/patience-gym-wheel.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+start=$SECONDS
+
+fail() {
+  echo "wheel_test: FAILED: $*" >&2
+  exit 1
+}
+step() { echo "wheel_test: [$((SECONDS - start)) s] $*"; }
+# run NAME CMD...: run a user command from the user's folder, its output kept in NAME.out/.err.
+run() {
+  local name=$1 status=0
+  shift
+  (cd "$work/user" && "$@") >"$work/$name.out" 2>"$work/$name.err" || status=$?
+  if [ "$status" != 0 ]; then
+    tail -n 20 "$work/$name.err" >&2
+    fail "'$*' exited with status $status (run from $work/user)"
+  fi
+}
+# refused NAME WORD CMD...: a user mistake, answered with one line holding WORD and status 2.
+refused() {
+  local name=$1 word=$2 status=0
+  shift 2
+  (cd "$work/user" && "$@") >/dev/null 2>"$work/$name.err" || status=$?
+  [ "$status" = 2 ] && [ "$(wc -l <"$work/$name.err")" = 1 ] && grep -qF -- "$word" "$work/$name.err" \
+    || fail "'$*' gave status $status (2 wanted, one line naming '$word'): $(cat "$work/$name.err")"
+}
+expect() {  # expect NAME TEXT WHY: the output of command NAME holds TEXT
+  grep -qF -- "$2" "$work/$1.out" || { cat "$work/$1.out" >&2; fail "$1: no '$2' in its output ($3)"; }
+}
+
+step "building the wheel from $checkout"
+"$PY" -m pip wheel . --no-deps -q -w "$work/dist" >"$work/build.log" 2>&1 \
+  || { tail -n 30 "$work/build.log" >&2; fail "pip wheel . did not build"; }
+wheels=("$work"/dist/patience_gym-*.whl)
+[ -f "${wheels[0]}" ] || fail "pip wheel . left no patience_gym-*.whl in $work/dist"
+wheel=${wheels[0]}
+step "built $(basename "$wheel")"
+
+step "a fresh virtual environment in $work/venv: torch==2.13.0 first, then the wheel with [train]"
+"$PY" -m venv "$work/venv"
+bin="$work/venv/bin"
+# torch pinned and first: an unpinned one (or one pulled in by stable-baselines3) is a CUDA build of GBs.
+"$bin/python" -m pip install -q "torch==2.13.0" || fail "pip install torch==2.13.0"
+"$bin/python" -m pip install -q "$wheel[train]" || fail "pip install $(basename "$wheel")[train]"
+torch=$("$bin/python" -c "import torch; print(torch.__version__)")
+[[ $torch == 2.13.0* ]] || fail "the wheel's dependencies replaced torch 2.13.0 with $torch"
+
+mkdir "$work/user"
+run where "$bin/python" -c "import agents, patience_gym; print(agents.__file__); print(patience_gym.__file__)"
+if grep -qF "$checkout/" "$work/where.out"; then
+  fail "the package was imported from the checkout ($(head -n 1 "$work/where.out")), not the wheel"
+fi
+
+step "patience-gym list"
+run list "$bin/patience-gym" list
+expect list Nestor-v0 "the registered ids"
+
+step "patience-gym show Nestor-v0 --seed 3"
+run show "$bin/patience-gym" show Nestor-v0 --seed 3
+expect show "legal:" "the table and its legal moves"
+
+step "patience-gym evaluate --env Nestor-v0 --policy random --policy greedy --episodes 50"
+run evaluate "$bin/patience-gym" evaluate --env Nestor-v0 --policy random --policy greedy --episodes 50
+expect evaluate "winnable won" "the winnable column, from the label files shipped in the package"
+if grep -qF "no solver labels" "$work/evaluate.err"; then
+  fail "evaluate found no shipped labels: $(cat "$work/evaluate.err")"
+fi
+
+step "patience-gym evaluate nestor (the shipped eval config, by name)"
+run evaluate_named "$bin/patience-gym" evaluate nestor --set episodes=20 --set 'policies=[random, greedy]'
+expect evaluate_named "winnable won" "configs/eval/nestor.yaml read from the package"
+
+step "patience-gym train tiny (the shipped config, by name)"
+run train "$bin/patience-gym" train tiny --set output_dir=runs/ppo/tiny
+[ -f "$work/user/runs/ppo/tiny/final_model.zip" ] || fail "train tiny wrote no runs/ppo/tiny/final_model.zip"
+
+step "patience-gym train no_such_config: one line, status 2"
+refused unknown nestor "$bin/patience-gym" train no_such_config
+
+step "patience-gym replay --env Klondike-v0 --policy greedy --seed 3 --out replay.html"
+run replay "$bin/patience-gym" replay --env Klondike-v0 --policy greedy --seed 3 --out replay.html
+[ -s "$work/user/replay.html" ] || fail "replay wrote no replay.html"
+
+step "patience-gym solve: no --labels in an installed package is one line and status 2; --labels DIR works"
+refused solve_default --labels "$bin/patience-gym" solve --env Nestor-v0 --seeds 0:2
+run solve "$bin/patience-gym" solve --env Nestor-v0 --seeds 0:2 --labels my_labels
+[ -f "$work/user/my_labels/Nestor-v0.csv" ] || fail "solve --labels my_labels wrote no Nestor-v0.csv there"
+
+step "passed: the wheel installs and its user commands run outside the checkout ($((SECONDS - start)) s)"

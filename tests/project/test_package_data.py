@@ -1,0 +1,52 @@
+"""The wheel carries the package's data where agents/common/data.py reads it: the label files inside
+the agents package (agents/data/labels/, shipped with it) and configs/ copied to agents/data/configs/
+(pyproject.toml's wheel.force-include). Checked from pyproject.toml without building a wheel; CI's
+scripts/wheel_test.sh builds one and runs the user commands from it."""
+
+from __future__ import annotations
+
+import subprocess
+from typing import Any
+
+import pytest
+
+import agents.common.data
+from agents.common.data import package_data, shipped_configs, shipped_labels
+from patience_gym.games import VARIANTS
+from tests.helpers import LABELS, ROOT
+
+
+def _wheel_settings() -> dict[str, Any]:
+    """pyproject.toml's ``[tool.scikit-build]`` ``wheel.*`` settings."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    settings: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["scikit-build"]
+    return settings["wheel"]
+
+
+def test_the_wheel_ships_the_agents_package_and_the_configs_where_they_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wheel = _wheel_settings()
+    assert "agents" in wheel["packages"]  # agents/data/labels/ travels with the package
+    assert shipped_labels() == ROOT / "agents" / "data" / "labels" == LABELS
+    assert wheel["force-include"] == {"configs": "agents/data/configs"}
+    monkeypatch.setattr(agents.common.data, "checkout", lambda: None)  # as in an installed wheel
+    assert shipped_configs() == package_data("data", "configs") == ROOT / "agents" / "data" / "configs"
+
+
+def test_every_registered_variant_has_its_labels_in_the_package() -> None:
+    names = {p.stem for p in LABELS.glob("*.csv")}
+    assert {v.env_name for v in VARIANTS} <= names
+
+
+def test_no_packaged_data_is_ignored_by_git() -> None:
+    """scikit-build-core leaves git-ignored files out of the wheel."""
+    files = [*LABELS.glob("*.csv"), *(ROOT / "configs").rglob("*.yaml")]
+    proc = subprocess.run(
+        ["git", "check-ignore", *map(str, files)], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert proc.stdout == "", f"git ignores packaged files: {proc.stdout}"
+
+
+def test_ci_runs_the_wheel_test() -> None:
+    assert "bash scripts/wheel_test.sh" in (ROOT / ".ci" / "run").read_text()
