@@ -3,23 +3,28 @@
 ``gym.make(id, engine="native")`` plays the variant on the compiled rules of ``src/native/``
 (module ``patience_gym._native``, built by ``pip install``) instead of the Python rules core. Both
 engines deal the same game from the same seed (the shuffle stays here, in numpy), take the same
-options with the same checks and messages, and give the same masks, observations, rewards, info,
-text and move descriptions; ``tests/test_native_equivalence.py`` steps them in lockstep.
+options with the same checks and messages, and give the same masks, observations, rewards and
+info; ``tests/native/test_native_equivalence.py`` steps them in lockstep.
 
-A :class:`NativeGame` takes everything that is not the rules from the variant's Python class:
-``OPTIONS`` (validation), the move table (``moves``, texts), the observation ``layout``, ``name``,
-``n_packs``, ``win_cards`` and ``default_max_steps``. Options reach C++ as integers, in the order
-of ``OPTIONS``: a bool as 0/1, ``None`` as -1, an int as itself, a string as its index in the
-option's ``choices``.
+Python is the spec. A :class:`NativeGame` takes everything that is not the rules from the
+variant's Python class: ``OPTIONS`` (validated once, here, by the Python class), the move table
+(``moves``), the observation ``layout``, ``name``, ``n_packs``, ``win_cards`` and
+``default_max_steps``. What C++ needs of these (action ids, observation offsets, option names) is
+generated from the Python module into ``src/native/generated/`` (``scripts/gen_native.py``).
+Options reach C++ by name (:func:`encode_options`): a bool as 0/1, ``None`` as -1, an int as
+itself, a text as its index in the option's ``choices``.
 
-Whatever reads a game's Python attributes (the greedy baseline's heuristics, the picture views)
-asks :func:`reference` for an equivalent Python game: a :class:`NativeGame` keeps its pack and the
-actions applied since, and replays them on a Python game only when asked (incrementally).
+Text is Python's alone: a native game's ``render()`` and ``describe(a)`` are those of its Python
+twin (:meth:`NativeGame.reference`), never on the env's hot path (step, mask, observation). The
+twin, and whatever reads a game's Python attributes (the greedy baseline's heuristics, the picture
+views), is a Python game replayed from the pack and the actions applied since the deal, only when
+asked and incrementally (:class:`Twin`); the batched engine's rows are followed alike
+(:class:`RowTwins`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,6 +37,8 @@ __all__ = [
     "DEFAULT_ENGINE",
     "ENGINES",
     "NativeGame",
+    "RowTwins",
+    "Twin",
     "encode_options",
     "engine_for",
     "make_game",
@@ -108,9 +115,9 @@ def engine_for(variant: Variant, engine: str | None = None) -> str:
     return "python"
 
 
-def encode_options(declared: Mapping[str, Option[Any]], options: Mapping[str, Any]) -> list[int]:
-    """Resolved option values as C++ takes them, in the order of ``declared``."""
-    encoded: list[int] = []
+def encode_options(declared: Mapping[str, Option[Any]], options: Mapping[str, Any]) -> dict[str, int]:
+    """Resolved (validated) option values as C++ takes them: every name of ``declared``, an int each."""
+    encoded: dict[str, int] = {}
     for name, opt in declared.items():
         value = options[name]
         if value is None:
@@ -126,7 +133,7 @@ def encode_options(declared: Mapping[str, Option[Any]], options: Mapping[str, An
             code = value
         else:
             raise TypeError(f"option {name}={value!r}: the native engine takes bool, int, str or None")
-        encoded.append(code)
+        encoded[name] = code
     return encoded
 
 
@@ -152,8 +159,7 @@ class NativeGame(Game[Any]):
         )
         self._texts = EXTRA_TEXTS.get(self.PYTHON.__name__, {})
         self._history: list[int] = []  # actions since the deal, for reference()
-        self._mirror: Game[Any] | None = None
-        self._mirrored = 0
+        self._twin: Twin | None = None  # made on the first reference() after a deal
         self._stepper: Any = None  # bind_buffers(): the env's mask and observation, written in place
 
     def configure(self, **options: Any) -> None:  # pragma: no cover - the template configures
@@ -166,7 +172,7 @@ class NativeGame(Game[Any]):
         self._found = int(self._c.foundation_cards)  # kept here: the env reads it every step
         self._pack = list(pack)
         self._history = []
-        self._mirror = None
+        self._twin = None
 
     def is_legal(self, action: int) -> bool:
         return bool(self._c.is_legal(action))
@@ -224,11 +230,17 @@ class NativeGame(Game[Any]):
     def observe(self, out: np.ndarray) -> None:
         self._c.observe(out)
 
+    # ---- text: Python's, from the twin (C++ draws none) ----------------------------------------
+
     def render(self) -> str:
-        return str(self._c.render())
+        if "_pack" not in self.__dict__:  # before the first deal, as the Python game answers
+            return self._template.render()
+        return self.reference().render()
 
     def describe(self, action: int) -> str:
-        return str(self._c.describe(action))
+        if "_pack" not in self.__dict__:
+            return self._template.describe(action)
+        return self.reference().describe(action)
 
     def cards_in_play(self) -> list[int]:
         return list(self._c.cards_in_play())
@@ -247,8 +259,7 @@ class NativeGame(Game[Any]):
         new.__dict__.update(self.__dict__)
         new._c = self._c.clone()
         new._history = self._history[:]
-        new._mirror = None  # a mirror is never shared: the clone replays its own when asked
-        new._mirrored = 0
+        new._twin = None  # a twin is never shared: the clone replays its own when asked
         new._stepper = None  # the buffers belong to this game's env
         return new
 
@@ -275,15 +286,55 @@ class NativeGame(Game[Any]):
         move costs one Python move each time. The returned game is owned by this one; clone it
         before changing it.
         """
-        if self._mirror is None:
-            self._mirror = self.PYTHON(**self.options)
-            self._mirror.initial_pack = tuple(self._pack)
-            self._mirror.deal(list(self._pack))
-            self._mirrored = 0
-        for a in self._history[self._mirrored :]:
-            self._mirror.apply(a)
-        self._mirrored = len(self._history)
-        return self._mirror
+        if self._twin is None:
+            self._twin = Twin(self.PYTHON, self.options, self._pack)
+        return self._twin.advance(self._history[self._twin.replayed :])
+
+
+class Twin:
+    """A Python game that follows a native one: dealt the same pack, then given the same actions,
+    each replayed once (:meth:`advance` applies only what is new). A native game's text and Python
+    attributes are read from it."""
+
+    def __init__(self, py: type[Game[Any]], options: Mapping[str, Any], pack: Sequence[int]) -> None:
+        self.game = py(**options)
+        self.game.initial_pack = tuple(pack)
+        self.game.deal(list(pack))
+        self.replayed = 0  # actions applied since the deal
+
+    def advance(self, actions: Sequence[int]) -> Game[Any]:
+        """The game after the actions that follow those replayed so far."""
+        for a in actions:
+            self.game.apply(int(a))
+        self.replayed += len(actions)
+        return self.game
+
+
+class RowTwins:
+    """The Python twins of a batched engine's games, for their text (``patience_gym.vector``'s
+    ``render``). Recording is switched on here, so make it before the first reset: the engine then
+    keeps each row's actions since its deal and counts its deals, and a row's twin replays only
+    what is new (a new one after each deal)."""
+
+    def __init__(self, game: Game[Any], engine: Any) -> None:
+        """``game``: one game of the batch's variant and options (its template); ``engine``: the
+        batch (``_native.BatchedGames``)."""
+        engine.record(True)
+        self.py: type[Game[Any]] = game.PYTHON if isinstance(game, NativeGame) else type(game)
+        self.options, self.engine = dict(game.options), engine
+        self.twins: dict[int, tuple[int, Twin]] = {}  # row -> (its deal count, its twin)
+
+    def game(self, i: int, pack: Sequence[int]) -> Game[Any]:
+        """Row ``i``'s position on the Python rules core; ``pack``: the cards of its last deal."""
+        deals, twin = self.twins.get(i, (0, None))
+        now, new = self.engine.history(i, twin.replayed if twin is not None else 0)
+        if now == 0:
+            raise RuntimeError(f"row {i} has not been dealt: call reset() first")
+        if twin is None or now != deals:
+            twin = Twin(self.py, self.options, [int(c) for c in pack])
+            now, new = self.engine.history(i, 0)
+            self.twins[i] = (now, twin)
+        return twin.advance(new)
 
 
 def _rebuild(

@@ -28,7 +28,7 @@ from gymnasium.vector.utils import batch_space
 
 from patience_gym.core.cards import N_KINDS
 from patience_gym.env import REWARD_MODES, PatienceEnv
-from patience_gym.native import EXTRA_TEXTS, _module, encode_options
+from patience_gym.native import EXTRA_TEXTS, RowTwins, _module, encode_options
 
 __all__ = ["NativeBatch", "PatienceSB3VecEnv", "PatienceVectorEnv"]  # noqa: F822 (PatienceSB3VecEnv: module __getattr__)
 
@@ -99,6 +99,7 @@ class NativeBatch:
         self._ordered = (np.arange(self.pack_size) % N_KINDS).astype(np.int32)
         self.rngs: list[np.random.Generator] = [seeding.np_random(None)[0] for _ in range(n)]
         self.dealt = False
+        self.twins: RowTwins | None = None  # render()'s Python twins, made before the first reset
 
     def seed(self, seed: int | Sequence[int | None] | None) -> None:
         """Sub-env ``i`` gets ``seed + i`` (an int), ``seed[i]`` (a list), or stays as it is (None)."""
@@ -159,7 +160,8 @@ class NativeBatch:
         return info
 
     def render(self) -> tuple[str, ...]:
-        return tuple(self.engine.game(i).render() for i in range(self.num_envs))
+        assert self.twins is not None, "render() needs RowTwins made before the first reset"
+        return tuple(self.twins.game(i, self.packs[i]).render() for i in range(self.num_envs))
 
 
 class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -201,6 +203,7 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         )
         self.num_envs = self.batch.num_envs
         self.render_mode = render_mode
+        self.batch.twins = RowTwins(self.batch.template.game, self.batch.engine) if render_mode else None
         self.copy = copy
         self.single_observation_space = self.batch.template.observation_space
         self.single_action_space = self.batch.template.action_space

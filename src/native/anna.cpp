@@ -1,44 +1,51 @@
 // Anna: the native twin of patience_gym/games/anna.py (docs/rules.md section 5). Two packs.
 //
-// Same action table (75 ids), observation (1572 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/anna_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core.hpp"
+#include "anna_spec.hpp"
 
 namespace pg {
 namespace {
 
+constexpr const auto& spec = generated::anna;
+
 constexpr int N_HELPS = 8, N_FOUNDATIONS = 8, N_REDEALS = 2, N_CARDS = 2 * N_KINDS;
 constexpr int KNAVE = 11, QUEEN = 12;
 constexpr int FULL = 12;  // a full foundation: J down to A, then K (the queen never goes up)
-constexpr int WIN_CARDS = 96;
 
-// Action ids (anna.py: _TURN, _REDEAL, _TALON_F, _HELP_F0, _TALON_H0, then help -> help i-major).
-constexpr int TURN = 0, REDEAL = 1, TALON_F = 2, HELP_F0 = 3, TALON_H0 = HELP_F0 + N_HELPS;
-constexpr int HELP_H0 = TALON_H0 + N_HELPS, N_ACTIONS = HELP_H0 + N_HELPS * (N_HELPS - 1);
+// Action ids: the first of each kind in anna.TABLE (help -> help i-major, as help_to_help reads).
+constexpr int TURN = spec.first("TURN"), REDEAL = spec.first("REDEAL");
+constexpr int TALON_F = spec.first("TALON_TO_FOUNDATION");
+constexpr int HELP_F0 = spec.first("HELP_TO_FOUNDATION"), TALON_H0 = spec.first("TALON_TO_HELP");
+constexpr int HELP_H0 = spec.first("HELP_TO_HELP");
+constexpr int N_ACTIONS = spec.n_actions();
+static_assert(spec.count("HELP_TO_FOUNDATION") == N_HELPS &&
+              spec.count("HELP_TO_HELP") == N_HELPS * (N_HELPS - 1));
+static_assert(TURN == 0 && REDEAL == 1 && TALON_F == 2 && HELP_H0 + spec.count("HELP_TO_HELP") == N_ACTIONS);
 
-// Observation places per card copy (anna.py: PLACES): help 0-7, then these; the talon's top three
-// each have a place (TALON_TOP + 0, 1, 2), the cards below them share one.
-constexpr int P_FOUND = 8, P_TTOP = 9, P_TALON = 12, P_PACK = 13, NP = 14, FAN = 3;
-// Offsets in anna.Anna.LAYOUT order.
-constexpr int O_PLACE = 0;                           // card_place (52, 2, 14)
-constexpr int O_DEPTH = O_PLACE + N_KINDS * 2 * NP;  // depth (52, 2)
-constexpr int O_FOUND = O_DEPTH + N_KINDS * 2;       // foundation (8,)
-constexpr int O_PACK = O_FOUND + N_FOUNDATIONS;      // pack_size, talon_size, redeals_left, refill_pack
-constexpr int OBS_SIZE = O_PACK + 4;
+// Observation places per card copy (anna.PLACES, by their names): help 0-7, then these; the
+// talon's top three each have a place (P_TTOP + 0, 1, 2), the cards below them share one.
+constexpr int P_FOUND = spec.place("foundation"), P_TTOP = spec.place("talon top");
+constexpr int P_TALON = spec.place("talon below the top three (seen)"), P_PACK = spec.place("pack (face down)");
+constexpr int NP = spec.n_places(), FAN = 3;
+// Offsets (anna.Anna.LAYOUT); pack_size, talon_size, redeals_left, refill_pack lie side by side.
+constexpr int O_PLACE = spec.offset("card_place"), O_DEPTH = spec.offset("depth");
+constexpr int O_FOUND = spec.offset("foundation");
+constexpr int O_PACK = spec.offset("pack_size"), OBS_SIZE = spec.obs_size();
+static_assert(spec.offset("refill_pack") == O_PACK + 3 && OBS_SIZE == O_PACK + 4);
 
 // A help is married upward in suit from its base and nothing goes on a queen (nor above a king),
 // so it holds at most A..Q: 12 cards. Pack and talon hold at most the 96 cards that are no knave.
 constexpr int HELP_CAP = 12, PACK_CAP = N_CARDS;
 
 enum class Kind { Turn, Redeal, TalonToFoundation, HelpToFoundation, TalonToHelp, HelpToHelp };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 constexpr Move move_of(int a) {
     if (a == TURN) return {Kind::Turn, -1, -1};
@@ -53,18 +60,6 @@ constexpr Move move_of(int a) {
 // The action id of "help i -> help j" (i != j), as anna._MARRIAGES_FROM reads it off the table.
 constexpr int help_to_help(int i, int j) { return HELP_H0 + (N_HELPS - 1) * i + (j < i ? j : j - 1); }
 
-std::string move_text(const Move& m) {
-    switch (m.kind) {
-        case Kind::Turn: return "pack -> talon";
-        case Kind::Redeal: return "re-deal: talon turned over -> pack";
-        case Kind::TalonToFoundation: return "talon -> foundation";
-        case Kind::HelpToFoundation: return "help " + std::to_string(m.src) + " -> foundation";
-        case Kind::TalonToHelp: return "talon -> help " + std::to_string(m.dst);
-        case Kind::HelpToHelp: return "help " + std::to_string(m.src) + " -> help " + std::to_string(m.dst);
-    }
-    return "";
-}
-
 // A foundation is kept as its count: its cards are fixed by the rule (J, T, ..., A, then K).
 // rank_at(k): the rank of the pile's k-th card (0: the knave), which is also the rank a pile of
 // k cards wants next (FOUNDATIONS' Build("down", "same", wrap=True) started by the knave).
@@ -75,14 +70,10 @@ constexpr bool marry(int top, int c) {
     return suit_of(top) == suit_of(c) && rank_of(c) == rank_of(top) + 1 && rank_of(top) != QUEEN;
 }
 
-class Anna final : public Game {
+class Anna final : public Port<Anna, spec> {
 public:
     explicit Anna(bool refill_from_pack) : refill_from_pack_(refill_from_pack) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return WIN_CARDS; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -234,28 +225,10 @@ public:
         return n;
     }
 
-    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
-    void extra_values(std::int64_t* out) const override { out[0] = N_REDEALS - redeals_; }
-
-    // anna.py: moving_card and the describe override naming the foundation.
-    std::string describe(int a) const override {
-        const Move m = move_of(a);
-        int c = -1;
-        switch (m.kind) {
-            case Kind::TalonToFoundation:
-            case Kind::TalonToHelp: c = talon_.empty() ? -1 : talon_.back(); break;
-            case Kind::HelpToFoundation:
-            case Kind::HelpToHelp: c = helps_[m.src].empty() ? -1 : helps_[m.src].back(); break;
-            case Kind::Turn:
-            case Kind::Redeal: break;  // the pack's next card is face down
-        }
-        if (c < 0) return move_text(m);
-        std::string text = card_name(c) + " " + move_text(m);
-        if (m.kind == Kind::TalonToFoundation || m.kind == Kind::HelpToFoundation) {
-            const int f = foundation_for(c);
-            if (f >= 0) text += " " + std::to_string(f);
-        }
-        return text;
+    void extra_values(std::int64_t* out) const override {
+        // where each extra goes, fixed at compile time
+        constexpr int X_REDEALS_LEFT = spec.extra("redeals_left");
+        out[X_REDEALS_LEFT] = N_REDEALS - redeals_;
     }
 
     void observe(float* out) const override {
@@ -292,36 +265,11 @@ public:
         *o = refill_from_pack_ ? 1.0f : 0.0f;
     }
 
-    std::string render() const override {
-        std::string s = "Anna";
-        if (refill_from_pack_) s += "  refill from the pack";
-        s += "  re-deals left " + std::to_string(N_REDEALS - redeals_);
-        s += "  on foundations: " + std::to_string(foundation_cards());
-        s += "\nfoundations:";
-        for (int f = 0; f < N_FOUNDATIONS; ++f)
-            s += " " + (found_[f] ? card_name(foundation_card(f, found_[f] - 1)) : std::string("--") + "CDHS"[f / 2]);
-        s += "\npack: " + std::to_string(pack_.size()) + " cards   talon (" + std::to_string(talon_.size()) + "): ";
-        if (talon_.empty()) {
-            s += "(empty)";
-        } else {
-            const int from = talon_.size() > 3 ? talon_.size() - 3 : 0;
-            for (int k = from; k < talon_.size(); ++k) s += (k > from ? " " : "") + card_name(talon_[k]);
-        }
-        for (int i = 0; i < N_HELPS; ++i) {
-            s += "\nhelp " + std::to_string(i) + ": ";
-            const auto& h = helps_[i];
-            if (h.empty()) s += "(empty)";
-            for (int k = 0; k < h.size(); ++k) s += (k ? " " : "") + card_name(h[k]);
-        }
-        return s;
-    }
-
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& h : helps_)
-            for (int k = 0; k < h.size(); ++k) cards.push_back(h[k]);
-        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
-        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
+        append_cards(cards, helps_);
+        pack_.append_to(cards);
+        talon_.append_to(cards);
         for (int f = 0; f < N_FOUNDATIONS; ++f)
             for (int k = 0; k < found_[f]; ++k) cards.push_back(foundation_card(f, k));
         return cards;
@@ -361,10 +309,7 @@ public:
     // * every queen is one card (key_card above).
     std::string canonical_key() const override {
         std::string key;
-        std::array<std::string, N_HELPS> helps;
-        for (int i = 0; i < N_HELPS; ++i) put_pile(helps[i], helps_[i]);
-        std::sort(helps.begin(), helps.end());
-        for (const auto& h : helps) key += h;
+        key_put_sorted(key, helps_, [](std::string& k, const auto& pile) { put_pile(k, pile); });
         key.push_back(static_cast<char>(pack_.size()));
         for (int k = 0; k < pack_.size(); ++k) key.push_back(key_card(pack_[k]));
         put_pile(key, talon_);
@@ -438,8 +383,6 @@ public:
     // cards in the talon (a re-deal brings them back only in their order). Ordering only.
     double beam_score() const override { return 2.0 * foundation_cards() - talon_.size(); }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Anna>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -452,18 +395,11 @@ private:
     int redeals_ = 0;
 };
 
-}  // namespace
+// anna.Anna.OPTIONS: refill ("free" or "pack").
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
+    return std::make_unique<Anna>(o["refill"] == spec.choice("refill", "pack"));
+});
 
-// Options in anna.Anna.OPTIONS order: refill ("free" 0, "pack" 1).
-std::unique_ptr<Game> make_anna(const std::vector<std::int64_t>& options) {
-    require_options("Anna", options, 1);
-    const auto refill = options[0];
-    if (refill != 0 && refill != 1) throw std::invalid_argument("Anna: refill must be 0 ('free') or 1 ('pack')");
-    return std::make_unique<Anna>(refill == 1);
-}
-
-namespace {
-[[maybe_unused]] const bool registered = register_game("Anna", make_anna);
 }  // namespace
 
 }  // namespace pg

@@ -1,14 +1,18 @@
 // Babette: the native twin of patience_gym/games/babette.py (docs/rules.md section 3). Two packs.
 //
-// Same action table (210 ids), observation (5575 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/babette_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <cstring>
 #include <string>
 
 #include "core.hpp"
+#include "babette_spec.hpp"
 
 namespace pg {
 namespace {
+
+constexpr const auto& spec = generated::babette;
 
 constexpr int N_COLS = 8;
 constexpr int N_ROWS = 13;  // 104 cards, 8 a row
@@ -21,25 +25,23 @@ constexpr int EMPTY = -1;  // a garden place with no card: vacated, or not dealt
 // Foundations 0-3 ascend (started by the suit's ace), 4-7 descend (started by its king).
 constexpr int UP_ROW = 0, DOWN_ROW = N_SUITS, N_FOUND = 2 * N_SUITS;
 
-// Action ids (babette.py: _UP0, _DOWN0, _DEAL, _REDEAL).
-constexpr int UP0 = 0, DOWN0 = N_PLACES, DEAL = 2 * N_PLACES, REDEAL = DEAL + 1, N_ACTIONS = REDEAL + 1;
+// Action ids: the first of each kind in babette.TABLE.
+constexpr int UP0 = spec.first("UP"), DOWN0 = spec.first("DOWN"), DEAL = spec.first("DEAL");
+constexpr int REDEAL = spec.first("REDEAL");
+constexpr int N_ACTIONS = spec.n_actions();
+static_assert(spec.count("UP") == N_PLACES && spec.count("DOWN") == N_PLACES && DEAL == DOWN0 + N_PLACES);
 
-// Observation offsets, in babette.Babette.LAYOUT order.
-constexpr int O_GARDEN = 0;                                // (13, 8, 52)
-constexpr int O_AVAIL = O_GARDEN + N_PLACES * N_KINDS;     // (13, 8)
-constexpr int O_ROWS = O_AVAIL + N_PLACES;                 // (1,)
-constexpr int O_FOUND = O_ROWS + 1;                        // (8,)
-constexpr int O_UNSEEN = O_FOUND + N_FOUND;                // (52,)
-constexpr int O_PACK = O_UNSEEN + N_KINDS;                 // (1,)
-constexpr int O_REDEALS = O_PACK + 1;                      // (1,)
-constexpr int OBS_SIZE = O_REDEALS + 1;
+// Observation offsets (babette.Babette.LAYOUT).
+constexpr int O_GARDEN = spec.offset("garden"), O_AVAIL = spec.offset("available");
+constexpr int O_ROWS = spec.offset("rows_dealt");
+constexpr int O_FOUND = spec.offset("foundation"), O_UNSEEN = spec.offset("unseen");
+constexpr int O_PACK = spec.offset("pack_size");
+constexpr int O_REDEALS = spec.offset("redeals_left"), OBS_SIZE = spec.obs_size();
+static_assert(spec.size("garden") == N_PLACES * N_KINDS && spec.size("foundation") == N_FOUND);
 
 enum class Kind { Up, Down, Deal, Redeal };
-struct Move {
-    Kind kind;
-    int src;  // garden place (Up, Down)
-    int dst;  // the foundation row the card goes to: UP_ROW or DOWN_ROW
-};
+// src: the garden place (Up, Down); dst: the foundation row the card goes to, UP_ROW or DOWN_ROW.
+using Move = pg::Move<Kind>;
 
 constexpr Move move_of(int a) {
     if (a < DOWN0) return {Kind::Up, a - UP0, UP_ROW};
@@ -48,30 +50,12 @@ constexpr Move move_of(int a) {
     return {Kind::Redeal, -1, -1};
 }
 
-std::string place_name(int p) {
-    return "garden row " + std::to_string(p / N_COLS) + " col " + std::to_string(p % N_COLS);
-}
-
-std::string move_text(const Move& m) {
-    switch (m.kind) {
-        case Kind::Up: return place_name(m.src) + " -> up foundation";
-        case Kind::Down: return place_name(m.src) + " -> down foundation";
-        case Kind::Deal: return "deal a row";
-        case Kind::Redeal: return "re-deal the garden";
-    }
-    return "";
-}
-
 // The rank that would complete each foundation (king up, ace down), and the suit's other pile.
 constexpr int last_rank(int f) { return f < DOWN_ROW ? KING : ACE; }
 constexpr int other_pile(int f) { return (f + N_SUITS) % N_FOUND; }
 
-class Babette final : public Game {
+class Babette final : public Port<Babette, spec> {
 public:
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return N_CARDS; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -133,6 +117,7 @@ public:
         return false;
     }
 
+    // Opens as Louis's does (a scan pairs them): both tables start with the up and down moves.
     bool is_legal(int a) const override {
         const Move m = move_of(a);
         switch (m.kind) {
@@ -199,15 +184,10 @@ public:
         return n;
     }
 
-    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
-    void extra_values(std::int64_t* out) const override { out[0] = N_REDEALS - redeals_; }
-
-    std::string describe(int a) const override {
-        const Move m = move_of(a);
-        if (m.kind == Kind::Deal || m.kind == Kind::Redeal) return move_text(m);
-        // The card lying at the place names the move, available or not.
-        const int x = m.src / N_COLS < rows_ ? grid_[m.src] : EMPTY;
-        return x == EMPTY ? move_text(m) : card_name(x) + " " + move_text(m);
+    void extra_values(std::int64_t* out) const override {
+        // where each extra goes, fixed at compile time
+        constexpr int X_REDEALS_LEFT = spec.extra("redeals_left");
+        out[X_REDEALS_LEFT] = N_REDEALS - redeals_;
     }
 
     void observe(float* out) const override {
@@ -264,38 +244,12 @@ public:
         observe_rest(out);
     }
 
-    std::string top(int f) const {
-        const auto& pile = found_[f];
-        return pile.empty() ? std::string("--") + "CDHS"[f % N_SUITS] : card_name(pile.back());
-    }
-
-    std::string render() const override {
-        std::string s = "Babette  re-deals left " + std::to_string(N_REDEALS - redeals_) + "  pack: " +
-                        std::to_string(pack_.size()) + " cards\nup foundations:";
-        for (int f = 0; f < N_SUITS; ++f) s += " " + top(f);
-        s += "   down foundations:";
-        for (int f = N_SUITS; f < N_FOUND; ++f) s += " " + top(f);
-        s += "\ngarden (* available, .. empty):\n     c0  c1  c2  c3  c4  c5  c6  c7";
-        for (int r = 0; r < rows_; ++r) {
-            std::string line = "\nr" + std::to_string(r) + (r < 10 ? "   " : "  ");  // f"r{r:<2}  "
-            for (int c = 0; c < N_COLS; ++c) {
-                const int x = at(r, c);
-                if (c) line += " ";
-                line += x == EMPTY ? ".. " : card_name(x) + (released(r, c) ? "*" : " ");
-            }
-            while (line.back() == ' ') line.pop_back();  // Python's rstrip()
-            s += line;
-        }
-        return s;
-    }
-
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
         for (int p = 0; p < rows_ * N_COLS; ++p)
             if (grid_[p] != EMPTY) cards.push_back(grid_[p]);
-        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
-        for (const auto& f : found_)
-            for (int k = 0; k < f.size(); ++k) cards.push_back(f[k]);
+        pack_.append_to(cards);
+        append_cards(cards, found_);
         return cards;
     }
 
@@ -357,8 +311,6 @@ public:
         return 0;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Babette>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // position (babette.py STATE: grid, pack, foundations, redeals)
@@ -369,16 +321,11 @@ private:
     int redeals_ = 0;
 };
 
-}  // namespace
-
 // Babette has no options.
-std::unique_ptr<Game> make_babette(const std::vector<std::int64_t>& options) {
-    require_options("Babette", options, 0);
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options&) -> std::unique_ptr<Game> {
     return std::make_unique<Babette>();
-}
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game("Babette", make_babette);
 }  // namespace
 
 }  // namespace pg

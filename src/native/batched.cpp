@@ -6,7 +6,7 @@
 
 namespace pg {
 
-BatchedGames::BatchedGames(const std::string& name, const std::vector<std::int64_t>& options, int n,
+BatchedGames::BatchedGames(const std::string& name, const Options& options, int n,
                            int reward_mode, double illegal_reward, int max_steps)
     : reward_mode_(reward_mode), max_steps_(max_steps), illegal_reward_(illegal_reward) {
     if (n < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(n));
@@ -73,6 +73,10 @@ void BatchedGames::deal_row(int i, const std::int32_t* pack, const StepBuffers& 
     Game& g = *games_[static_cast<std::size_t>(i)];
     std::vector<int> cards(pack, pack + pack_size_);
     g.checked_deal(cards);
+    if (record_) {
+        played_[static_cast<std::size_t>(i)].clear();
+        ++deals_[static_cast<std::size_t>(i)];
+    }
     // PatienceEnv.reset: rewards share out what is left to win after the deal.
     const int left = win_cards_ - g.foundation_cards();
     to_win_[static_cast<std::size_t>(i)] = left > 1 ? left : 1;
@@ -114,6 +118,7 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
             if (diff) g.unobserve_move(static_cast<int>(a), out.obs + row * static_cast<std::size_t>(obs_size_));
             const int before = g.foundation_cards();
             g.apply(static_cast<int>(a));
+            if (record_) played_[row].push_back(static_cast<int>(a));
             if (reward_mode_ == 1) {
                 reward = g.won() ? 1.0 : 0.0;
             } else {

@@ -30,7 +30,7 @@ class BatchedGames {
 public:
     // reward_mode: 0 "foundation" (cards gained / cards left to win at reset), 1 "win".
     // max_steps <= 0: no step limit.
-    BatchedGames(const std::string& name, const std::vector<std::int64_t>& options, int n, int reward_mode,
+    BatchedGames(const std::string& name, const Options& options, int n, int reward_mode,
                  double illegal_reward, int max_steps);
     BatchedGames(const BatchedGames&) = delete;  // owns its games
     BatchedGames& operator=(const BatchedGames&) = delete;
@@ -58,6 +58,17 @@ public:
 
     Game& game(int i) { return *games_.at(static_cast<std::size_t>(i)); }
 
+    // With record(true), each game's actions since its deal are kept (played(i)), and deals(i)
+    // counts its deals, so a Python twin can follow it for the text (render): C++ draws no text.
+    // Off by default: a batch that is not rendered pays nothing. Turn it on before the first reset.
+    void record(bool on) {
+        record_ = on;
+        played_.resize(on ? games_.size() : 0);
+        deals_.resize(on ? games_.size() : 0);
+    }
+    const std::vector<int>& played(int i) const { return played_.at(static_cast<std::size_t>(i)); }
+    std::uint64_t deals(int i) const { return deals_.at(static_cast<std::size_t>(i)); }
+
 private:
     void deal_row(int i, const std::int32_t* pack, const StepBuffers& out);
     void write_row(int i, const StepBuffers& out, int moved = -1);
@@ -77,6 +88,9 @@ private:
     double illegal_reward_;
     std::uint64_t sampler_ = 0x9E3779B97F4A7C15ULL;
     std::vector<std::string> extra_names_;
+    bool record_ = false;
+    std::vector<std::vector<int>> played_;
+    std::vector<std::uint64_t> deals_;
 };
 
 }  // namespace pg

@@ -1,34 +1,45 @@
 // The Congress: the native twin of patience_gym/games/congress.py (docs/rules.md section 7).
 //
-// Same action table (138 ids), observation (1892 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/congress_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core.hpp"
+#include "congress_spec.hpp"
 
 namespace pg {
 namespace {
+
+constexpr const auto& spec = generated::congress;
 
 constexpr int N_COLS = 8, N_HELPS = 8, N_HELPS_EARLY = 4, N_FOUND = 8;
 constexpr int N_PACK = 104 - N_FOUND - N_HELPS_EARLY - N_COLS;  // 84
 constexpr int MAX_ROWS = 12;  // 1 + ceil(84 / 8): at most 12 rows are ever dealt
 constexpr int MAX_HELP = 12;  // a K down to a 2 (the aces are on the foundations from the start)
-// Action ids (congress.py: TABLE, _RIVER_F, _HELP_F, _REFILL, _DEAL).
-constexpr int RIVER_F = 0, HELP_F = 8, RIVER_H0 = 16, REFILL = 80, DEAL = 81, HELP_H0 = 82, N_ACTIONS = 138;
-// Observation places per card (congress.py: PLACES) and the segments in layout order.
-constexpr int NP = N_COLS + N_HELPS + 2, P_HELP = N_COLS, P_FOUNDATION = N_COLS + N_HELPS, P_PACK = P_FOUNDATION + 1;
-constexpr int O_LAST = N_KINDS * NP, O_TOP = O_LAST + N_COLS * N_KINDS, O_GRID = O_TOP + N_HELPS * N_KINDS;
-constexpr int O_LEN = O_GRID + MAX_ROWS * N_COLS, O_SIZE = O_LEN + N_COLS, O_FOUND = O_SIZE + N_HELPS;
-constexpr int O_PACK = O_FOUND + N_FOUND, O_ROWS = O_PACK + 1, O_GAPS = O_ROWS + 1, O_EXHAUSTED = O_GAPS + 1;
-constexpr int OBS_SIZE = O_EXHAUSTED + 1;
+// Action ids: the first of each kind in congress.TABLE (move_of reads them in this order).
+constexpr int RIVER_F = spec.first("RIVER_TO_FOUNDATION"), HELP_F = spec.first("HELP_TO_FOUNDATION");
+constexpr int RIVER_H0 = spec.first("RIVER_TO_HELP");
+constexpr int REFILL = spec.first("REFILL"), DEAL = spec.first("DEAL"), HELP_H0 = spec.first("HELP_TO_HELP");
+constexpr int N_ACTIONS = spec.n_actions();
+static_assert(RIVER_F < HELP_F && HELP_F < RIVER_H0 && RIVER_H0 < REFILL && REFILL < DEAL && DEAL < HELP_H0 &&
+              spec.count("RIVER_TO_HELP") == N_COLS * N_HELPS &&
+              spec.count("HELP_TO_HELP") == N_HELPS * (N_HELPS - 1));
+// Observation places per card (congress.PLACES, by their names) and the segments.
+constexpr int NP = spec.n_places(), P_HELP = spec.place("help 0"), P_FOUNDATION = spec.place("foundation");
+constexpr int P_PACK = spec.place("pack (not visible)");
+constexpr int O_LAST = spec.offset("river_last"), O_TOP = spec.offset("help_top");
+constexpr int O_GRID = spec.offset("river_grid");
+constexpr int O_LEN = spec.offset("river_len"), O_SIZE = spec.offset("help_size");
+constexpr int O_FOUND = spec.offset("foundation_rank");
+constexpr int O_PACK = spec.offset("pack_size"), O_ROWS = spec.offset("rows"), O_GAPS = spec.offset("gaps");
+constexpr int O_EXHAUSTED = spec.offset("pack_exhausted"), OBS_SIZE = spec.obs_size();
+static_assert(spec.offset("card_place") == 0 && spec.size("river_grid") == MAX_ROWS * N_COLS);
 
 enum class Kind { RiverF, HelpF, RiverH, Refill, Deal, HelpH };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 // The table: river -> help c-major, help -> help h-major with k != h (itertools.permutations).
 constexpr Move move_of(int a) {
@@ -44,28 +55,11 @@ constexpr Move move_of(int a) {
 // The action id of "help h -> help k" (h != k).
 constexpr int help_to_help(int h, int k) { return HELP_H0 + (N_HELPS - 1) * h + (k < h ? k : k - 1); }
 
-std::string move_text(const Move& m) {
-    const std::string s = std::to_string(m.src), d = std::to_string(m.dst);
-    switch (m.kind) {
-        case Kind::RiverF: return "river " + s + " -> foundation";
-        case Kind::HelpF: return "help " + s + " -> foundation";
-        case Kind::RiverH: return "river " + s + " -> help " + d;
-        case Kind::Refill: return "refill gaps from the pack";
-        case Kind::Deal: return "deal the next row";
-        case Kind::HelpH: return "help " + s + " -> help " + d;
-    }
-    return "";
-}
-
 // SAME_SUIT_DOWN (the marriage rule): c is of top's suit and one rank lower.
 constexpr bool marry(int top, int c) { return suit_of(c) == suit_of(top) && rank_of(c) == rank_of(top) - 1; }
 
-class Congress final : public Game {
+class Congress final : public Port<Congress, spec> {
 public:
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return 96; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -218,24 +212,6 @@ public:
     // Foundation f's top card: its suit is f % 4 and it holds ace .. found_[f].
     static int foundation_top(int f, int rank) { return card_of(rank, f % 4); }
 
-    // congress.py: moving_card and the describe override for starting a help.
-    std::string describe(int a) const override {
-        const Move m = move_of(a);
-        int c = -1;
-        switch (m.kind) {
-            case Kind::RiverF:
-            case Kind::RiverH: c = top_card(rivers_[m.src]); break;
-            case Kind::HelpF:
-            case Kind::HelpH: c = top_card(helps_[m.src]); break;
-            case Kind::Refill:
-            case Kind::Deal: break;
-        }
-        if (m.kind == Kind::RiverH && helps_[m.dst].empty())
-            return (c >= 0 ? card_name(c) : std::string("--")) + " river " + std::to_string(m.src) +
-                   " -> empty help " + std::to_string(m.dst);
-        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
-    }
-
     void observe(float* out) const override {
         // card_place holds copies / 2: 0.5 per copy, as Python's np.add.at of float32(0.5).
         for (int c = 0; c < N_COLS; ++c) {
@@ -264,47 +240,18 @@ public:
         out[O_EXHAUSTED] = pack_.empty() ? 1.0f : 0.0f;
     }
 
-    std::string render() const override {
-        std::string s = "The Congress  on foundations: " + std::to_string(foundation_cards()) +
-                        "/96   pack: " + std::to_string(pack_.size()) + " cards\nfoundations:";
-        for (int f = 0; f < N_FOUND; ++f) s += " " + card_name(foundation_top(f, found_[f]));
-        s += "\nhelps: ";
-        for (int h = 0; h < N_HELPS; ++h) {
-            const auto& help = helps_[h];
-            s += (h ? "  " : "") + std::to_string(h) + ":";
-            if (help.empty()) s += "--";
-            for (int k = 0; k < help.size(); ++k) s += (k ? " " : "") + card_name(help[k]);
-        }
-        s += "\nrivers:";
-        int rows = rows_;
-        for (const auto& col : rivers_) rows = col.size() > rows ? col.size() : rows;
-        for (int r = 0; r < rows; ++r) {
-            s += "\n ";
-            for (const auto& col : rivers_) s += " " + (r < col.size() ? card_name(col[r]) : std::string(".."));
-        }
-        return s;
-    }
-
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& col : rivers_)
-            for (int k = 0; k < col.size(); ++k) cards.push_back(col[k]);
-        for (const auto& help : helps_)
-            for (int k = 0; k < help.size(); ++k) cards.push_back(help[k]);
-        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);  // Python's pack list order
+        append_cards(cards, rivers_);
+        append_cards(cards, helps_);
+        pack_.append_to(cards);  // Python's pack list order
         for (int f = 0; f < N_FOUND; ++f)
             for (int r = ACE; r <= found_[f]; ++r) cards.push_back(foundation_top(f, r));
         return cards;
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& col : rivers_) key_put(key, col);
-        for (const auto& help : helps_) key_put(key, help);
-        key_put(key, pack_);
-        for (int f : found_) key_put(key, f);
-        key_put(key, rows_);
-        return key;
+        return key_of(rivers_, helps_, pack_, found_, rows_);
     }
 
     // ---- the solver's hooks (solver.hpp) --------------------------------------------------------
@@ -325,16 +272,10 @@ public:
             key.push_back(static_cast<char>(std::min(found_[s], found_[s + 4])));
             key.push_back(static_cast<char>(std::max(found_[s], found_[s + 4])));
         }
-        std::array<std::string, N_HELPS> helps;
-        for (int h = 0; h < N_HELPS; ++h) key_put(helps[h], helps_[h]);
-        std::sort(helps.begin(), helps.end());
-        for (const auto& h : helps) key += h;
+        key_put_sorted(key, helps_);
         key_put(key, pack_);
         if (pack_.empty()) {
-            std::array<std::string, N_COLS> cols;
-            for (int c = 0; c < N_COLS; ++c) key_put(cols[c], rivers_[c]);
-            std::sort(cols.begin(), cols.end());
-            for (const auto& c : cols) key += c;
+            key_put_sorted(key, rivers_);
         } else {
             for (const auto& col : rivers_) key_put(key, col);
             key_put(key, rows_);
@@ -368,8 +309,6 @@ public:
         return -1;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Congress>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // position (congress.py STATE)
@@ -380,16 +319,11 @@ private:
     int rows_ = 1;
 };
 
-}  // namespace
-
 // The Congress has no options.
-std::unique_ptr<Game> make_congress(const std::vector<std::int64_t>& options) {
-    require_options("Congress", options, 0);
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options&) -> std::unique_ptr<Game> {
     return std::make_unique<Congress>();
-}
+});
 
-namespace {
-[[maybe_unused]] const bool registered = register_game("Congress", make_congress);
 }  // namespace
 
 }  // namespace pg

@@ -4,11 +4,17 @@
 // ======
 // The Python rules core (patience_gym/games/*.py) is the readable reference; this engine is a
 // second implementation of the same rules, behind the same contract, checked against it in
-// lockstep by tests/test_native_equivalence.py (mask, observation, reward, info, render text and
-// the description of every legal move, at every step of hundreds of random games per option set).
+// lockstep by tests/native/test_native_equivalence.py (mask, observation, reward and info at
+// every step of hundreds of random games per option set). What C++ would copy from Python
+// (action ids, observation offsets and sizes, option names, observation places, info extras) is
+// generated from it into generated/<game>_spec.hpp (scripts/gen_native.py; a test fails while a
+// header is stale). Text is Python's alone: a native game's render() and describe() are its
+// Python twin's (patience_gym.native.NativeGame.reference), so C++ holds no move text or table
+// drawing.
 //
-// * One C++ class per variant, one source file per game (klondike.cpp, ...), deriving from Game
-//   below. Each method mirrors the Python method of the same name:
+// * One C++ class per variant, one source file per game (klondike.cpp, ...), deriving from
+//   Port<Itself, spec> below (a Game whose sizes, packs, winning count, clone() and bytes()
+//   follow from its generated spec). Each method mirrors the Python method of the same name:
 //     deal(pack)          start a game from card ids, first dealt first. The SHUFFLE stays in
 //                         Python/numpy (Game.new_game draws rng.permutation), so one seed deals
 //                         the same game on both engines.
@@ -25,17 +31,18 @@
 //     unobserve(out)      zero what observe() wrote for the current position (default: all of
 //                         it), so the batched stepper can rewrite a row by diff;
 //                         unobserve_move(a, out) / observe_move(a, out) the same around one move.
-//     render(), describe(a)  the exact text of Python's render() and describe().
 //     cards_in_play()     every card the game holds (conservation checks).
 //     state_key()         the whole position as bytes (equal bytes: same position).
-//     clone()             an independent copy (plain value semantics: games hold no pointers).
-//     bytes()             sizeof(*this): the batched engine's memory per game.
+//     clone(), bytes()    an independent copy (plain value semantics: games hold no pointers),
+//                         and sizeof the game: the batched engine's memory per game (Port).
 //     extra_names()/extra_values(out)  the variant's info extras as integers; Python decodes
 //                         the ones that are texts (see patience_gym/native.py, EXTRA_TEXTS).
-// * Options arrive already validated by Python (the same checks and messages for both engines),
-//   encoded as int64 in the order of the Python class's OPTIONS dict: bool 0/1, None -1, an int
-//   as itself, a string as its index in the Option's choices. A factory per game turns them into
-//   a Game; the table in registry.cpp maps the Python class name to that factory.
+// * Options arrive by name, validated by Python (Game(**options): one set of checks and messages
+//   for both engines), each an int64: bool 0/1, None -1, an int as itself, a text as its index
+//   in the Option's choices (spec.choice("deal", "dick") names those codes). C++ does not check
+//   them again; a name missing or unknown is a programming error (std::logic_error). A factory
+//   per game reads them by name into a Game; the table in registry.cpp maps the Python class
+//   name to that factory and the option names it takes.
 // * State lives in fixed-capacity arrays (Stack<N> below): a game is one flat object, cloning is a
 //   memberwise copy and the batched stepper keeps n of them without touching the heap per step.
 // * BatchedGames (batched.hpp) steps n games of one variant in one call with the GIL released,
@@ -45,15 +52,19 @@
 // Nothing here knows about Python: module.cpp is the only file that includes nanobind.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "spec.hpp"
 
 namespace pg {
 
@@ -80,6 +91,15 @@ constexpr bool alternate_down(int base, int c) {
     return is_red(base) != is_red(c) && rank_of(c) == rank_of(base) - 1;
 }
 
+// ---- moves (patience_gym/core/moves.py) ---------------------------------------------------------
+// One entry of a variant's action table: its kind (the variant's enum, as Python's Kind) and up
+// to two place indices (-1: none). Each port decodes an action id into one (move_of).
+template <class Kind>
+struct Move {
+    Kind kind;
+    int src, dst;
+};
+
 // ---- fixed-capacity piles ---------------------------------------------------------------------
 // A pile of at most N cards, stored inline (no heap): cards[0] is the bottom, back() the top, as
 // a Python list whose [-1] is the top card.
@@ -99,7 +119,15 @@ struct Stack {
     int pop() { return cards[--n]; }
     void clear() { n = 0; }
     void truncate(int k) { n = static_cast<std::int16_t>(k); }
+    // The cards bottom to top onto the end of out (cards_in_play()).
+    void append_to(std::vector<int>& out) const { out.insert(out.end(), cards.begin(), cards.begin() + n); }
 };
+
+// Every pile of piles (an array of Stack), in order, bottom to top, onto the end of out.
+template <class Piles>
+void append_cards(std::vector<int>& out, const Piles& piles) {
+    for (const auto& pile : piles) pile.append_to(out);
+}
 
 // ---- the contract -----------------------------------------------------------------------------
 class Game {
@@ -131,8 +159,6 @@ public:
     // observe() of the new position would. Defaults: unobserve() and observe() in full.
     virtual void unobserve_move(int /*action*/, float* out) const { unobserve(out); }
     virtual void observe_move(int /*action*/, float* out) const { observe(out); }
-    virtual std::string render() const = 0;
-    virtual std::string describe(int action) const = 0;
     virtual std::vector<int> cards_in_play() const = 0;
     virtual std::string state_key() const = 0;
     virtual std::unique_ptr<Game> clone() const = 0;
@@ -203,18 +229,64 @@ public:
     void checked_apply(int action);
 };
 
-// A game from its options (encoded as described above); throws std::invalid_argument on a
-// wrong count or value (Python validated them already; this guards against misuse).
-using Factory = std::unique_ptr<Game> (*)(const std::vector<std::int64_t>& options);
+// Options by name, as patience_gym.native.encode_options sends them (see DESIGN above).
+class Options {
+public:
+    Options() = default;
+    explicit Options(std::map<std::string, std::int64_t> values) : values_(std::move(values)) {}
+    // The value of option `name`; asking for one that was not passed is a bug in the port.
+    std::int64_t operator[](const char* name) const;
+    const std::map<std::string, std::int64_t>& values() const { return values_; }
 
-// The factory table (registry.cpp): Python class name ("Klondike") -> factory.
-const std::vector<std::pair<std::string, Factory>>& factories();
+private:
+    std::map<std::string, std::int64_t> values_;
+};
 
-// Each game file registers its factory itself, keyed by the Python class name:
-//     static const bool registered = register_game("Klondike", make_klondike);
-// so adding a game is adding one file (CMakeLists.txt compiles every src/native/*.cpp).
-bool register_game(const char* name, Factory factory);
-std::unique_ptr<Game> make_game(const std::string& name, const std::vector<std::int64_t>& options);
+// A game from its options (by name, complete: make_game has checked the names).
+using Factory = std::unique_ptr<Game> (*)(const Options& options);
+
+struct GameEntry {
+    std::string name;                 // the Python class name ("Klondike")
+    Factory factory;
+    std::vector<std::string> options;  // its option names, in the Python OPTIONS order
+};
+
+// The factory table (registry.cpp), sorted by name.
+const std::vector<GameEntry>& factories();
+
+// Each game file registers its factory itself (register_game(spec, factory) below, with the
+// names of its generated header), so adding a game is adding one file (CMakeLists.txt compiles
+// every src/native/*.cpp).
+bool register_game(const char* name, Factory factory, std::vector<std::string> options);
+// The game of Python class `name`: std::invalid_argument for a game without a port,
+// std::logic_error for options whose names are not exactly the game's.
+std::unique_ptr<Game> make_game(const std::string& name, const Options& options);
+
+// What a port owes that follows from its generated spec (spec.hpp) and its own type: the sizes
+// and the info extras' names Python declares, a copy, and the bytes of one game. Each game class derives from it:
+//     class Klondike final : public Port<Klondike, spec> { ... };
+template <class Derived, const auto& Spec>
+class Port : public Game {
+public:
+    int n_actions() const final { return Spec.n_actions(); }
+    int obs_size() const final { return Spec.obs_size(); }
+    int win_cards() const final { return Spec.win_cards; }
+    int n_packs() const final { return Spec.n_packs; }
+    std::unique_ptr<Game> clone() const final {
+        return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+    }
+    std::size_t bytes() const final { return sizeof(Derived); }
+    // extra_values(out) writes out[spec.extra(name)] for each of these.
+    std::vector<std::string> extra_names() const final { return {Spec.extras.begin(), Spec.extras.end()}; }
+};
+
+// Register a port under its spec's name and option names, with its factory (a function or a
+// lambda without captures). In the game's file:
+//     [[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) { ... });
+template <class Spec>
+bool register_game(const Spec& spec, Factory factory) {
+    return register_game(spec.name, factory, std::vector<std::string>(spec.options.begin(), spec.options.end()));
+}
 
 // Helpers for state_key(): append raw bytes of small values and piles.
 inline void key_put(std::string& key, int v) {
@@ -225,7 +297,29 @@ void key_put(std::string& key, const Stack<N>& s) {
     key.push_back(static_cast<char>(s.n));
     key.append(reinterpret_cast<const char*>(s.cards.data()), static_cast<std::size_t>(s.n));
 }
-
-void require_options(const char* game, const std::vector<std::int64_t>& options, std::size_t count);
+template <class T, std::size_t N>
+void key_put(std::string& key, const std::array<T, N>& parts) {
+    for (const T& part : parts) key_put(key, part);
+}
+// Piles that the rules treat alike, as a multiset (a canonical_key() part: permuting such piles
+// permutes the moves and nothing else): each pile's key by put (key_put unless told), sorted.
+template <class Piles, class Put>
+void key_put_sorted(std::string& key, const Piles& piles, Put put) {
+    std::array<std::string, std::tuple_size<Piles>::value> parts;
+    for (std::size_t i = 0; i < parts.size(); ++i) put(parts[i], piles[i]);
+    std::sort(parts.begin(), parts.end());
+    for (const auto& part : parts) key += part;
+}
+template <class Piles>
+void key_put_sorted(std::string& key, const Piles& piles) {
+    key_put_sorted(key, piles, [](std::string& k, const auto& pile) { key_put(k, pile); });
+}
+// The whole position as one key, part after part (ints, piles, arrays of either): state_key().
+template <class... Parts>
+std::string key_of(const Parts&... parts) {
+    std::string key;
+    (key_put(key, parts), ...);
+    return key;
+}
 
 }  // namespace pg

@@ -1,31 +1,41 @@
 // Klondike: the native twin of patience_gym/games/klondike.py (docs/rules.md section 1).
 //
-// Same action table (58 ids), observation (690 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/klondike_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core.hpp"
+#include "klondike_spec.hpp"
 
 namespace pg {
 namespace {
 
+constexpr const auto& spec = generated::klondike;
+
 constexpr int N_PILES = 7;
-// Action ids (klondike.py: _TALON_F, _PILE_F0, _TALON_P0, _STOCK, _PILE_P0).
-constexpr int TALON_F = 0, PILE_F0 = 1, TALON_P0 = 8, STOCK = 15, PILE_P0 = 16, N_ACTIONS = 58;
-// Observation places per card (klondike.py: PLACES) and the scalars after card_place.
-constexpr int NP = 13, FOUNDATION = 7, TALON_TOP = 8, TALON_BELOW = 11, HIDDEN = 12, FAN = 3;
-constexpr int O_DOWN = N_KINDS * NP;  // face_down (7), foundation (4), stock, talon, passes left
-constexpr int OBS_SIZE = O_DOWN + 14;
+// Action ids: the first of each kind in klondike.TABLE.
+constexpr int TALON_F = spec.first("TALON_TO_FOUNDATION"), PILE_F0 = spec.first("PILE_TO_FOUNDATION");
+constexpr int TALON_P0 = spec.first("TALON_TO_PILE"), STOCK = spec.first("STOCK");
+constexpr int PILE_P0 = spec.first("PILE_TO_PILE");
+constexpr int N_ACTIONS = spec.n_actions();
+static_assert(spec.count("PILE_TO_FOUNDATION") == N_PILES &&
+              spec.count("PILE_TO_PILE") == N_PILES * (N_PILES - 1));
+// Observation places per card (klondike.PLACES, by their names) and the scalars after card_place.
+constexpr int NP = spec.n_places(), FOUNDATION = spec.place("foundation"), TALON_TOP = spec.place("talon top");
+constexpr int TALON_BELOW = spec.place("talon below the top three (seen)");
+constexpr int HIDDEN = spec.place("not visible (face down in a pile, or in the stock)"), FAN = 3;
+// face_down (7), foundation (4), stock_size, talon_size, passes_left: side by side, in this order.
+constexpr int O_DOWN = spec.offset("face_down");
+static_assert(spec.offset("foundation") == O_DOWN + N_PILES && spec.offset("passes_left") == O_DOWN + 13);
+constexpr int OBS_SIZE = spec.obs_size();
 // A pile holds at most 6 face-down cards and a king-to-ace build.
 constexpr int PILE_CAP = 6 + 13;
 
 enum class Kind { TalonF, PileF, TalonP, Stock, PileP };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 // The table, i-major for pile -> pile as in klondike._table().
 constexpr Move move_of(int a) {
@@ -40,24 +50,10 @@ constexpr Move move_of(int a) {
 // The action id of "pile i -> pile j" (i != j).
 constexpr int pile_to_pile(int i, int j) { return PILE_P0 + 6 * i + (j < i ? j : j - 1); }
 
-std::string move_text(const Move& m) {
-    switch (m.kind) {
-        case Kind::TalonF: return "talon -> foundation";
-        case Kind::PileF: return "pile " + std::to_string(m.src) + " -> foundation";
-        case Kind::TalonP: return "talon -> pile " + std::to_string(m.dst);
-        case Kind::Stock: return "stock -> talon";
-        case Kind::PileP: return "pile " + std::to_string(m.src) + " -> pile " + std::to_string(m.dst);
-    }
-    return "";
-}
-
-class Klondike final : public Game {
+class Klondike final : public Port<Klondike, spec> {
 public:
     Klondike(int draw, int passes, bool partial) : draw_(draw), passes_(passes), partial_(partial) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return 52; }
 
     void deal(const std::vector<int>& pack) override {
         int k = 0;
@@ -181,27 +177,10 @@ public:
 
     int foundation_cards() const override { return found_[0] + found_[1] + found_[2] + found_[3]; }
 
-    std::vector<std::string> extra_names() const override { return {"counter_score"}; }
-    void extra_values(std::int64_t* out) const override { out[0] = -52 + 5 * foundation_cards(); }
-
-    // klondike.py: moving_card and the describe override for a new pass.
-    std::string describe(int a) const override {
-        const Move m = move_of(a);
-        if (m.kind == Kind::Stock && stock_.empty()) return "talon turned over -> stock (new pass)";
-        int c = -1;
-        switch (m.kind) {
-            case Kind::TalonF:
-            case Kind::TalonP: c = talon_.empty() ? -1 : talon_.back(); break;
-            case Kind::PileF: c = piles_[m.src].empty() ? -1 : piles_[m.src].back(); break;
-            case Kind::PileP: {
-                int k = run_start(m.src, m.dst);
-                if (k < 0 && !piles_[m.src].empty()) k = down_[m.src];
-                c = k >= 0 ? piles_[m.src][k] : -1;
-                break;
-            }
-            case Kind::Stock: break;
-        }
-        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
+    void extra_values(std::int64_t* out) const override {
+        // where each extra goes, fixed at compile time
+        constexpr int X_COUNTER_SCORE = spec.extra("counter_score");
+        out[X_COUNTER_SCORE] = -52 + 5 * foundation_cards();
     }
 
     void observe(float* out) const override {
@@ -228,48 +207,18 @@ public:
         *o = static_cast<float>(left);
     }
 
-    std::string render() const override {
-        std::string s = "Klondike  draw " + std::to_string(draw_) + "  pass ";
-        s += passes_ < 0 ? std::string("unlimited") : std::to_string(passes_used_) + "/" + std::to_string(passes_);
-        s += "  foundations:";
-        for (int su = 0; su < 4; ++su)
-            s += " " + (found_[su] ? card_name(su * 13 + found_[su] - 1) : std::string("--") + "CDHS"[su]);
-        s += "\nstock: " + std::to_string(stock_.size()) + " cards   talon: ";
-        if (talon_.empty()) {
-            s += "(empty)";
-        } else {
-            const int from = talon_.size() > 3 ? talon_.size() - 3 : 0;
-            for (int k = from; k < talon_.size(); ++k) s += (k > from ? " " : "") + card_name(talon_[k]);
-        }
-        for (int i = 0; i < N_PILES; ++i) {
-            s += "\npile " + std::to_string(i) + ":";
-            const auto& pile = piles_[i];
-            if (pile.empty()) s += " ";  // Python joins an empty list after "pile i: "
-            for (int k = 0; k < pile.size(); ++k) s += k < down_[i] ? " ##" : " " + card_name(pile[k]);
-        }
-        return s;
-    }
-
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& p : piles_)
-            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        append_cards(cards, piles_);
         for (int k = stock_.size() - 1; k >= 0; --k) cards.push_back(stock_[k]);
-        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
+        talon_.append_to(cards);
         for (int s = 0; s < 4; ++s)
             for (int r = 0; r < found_[s]; ++r) cards.push_back(s * 13 + r);
         return cards;
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& p : piles_) key_put(key, p);
-        for (int d : down_) key_put(key, d);
-        key_put(key, stock_);
-        key_put(key, talon_);
-        for (int f : found_) key_put(key, f);
-        key_put(key, passes_used_);
-        return key;
+        return key_of(piles_, down_, stock_, talon_, found_, passes_used_);
     }
 
     // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
@@ -530,8 +479,6 @@ public:
         }
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Klondike>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -547,22 +494,12 @@ private:
     int passes_used_ = 1;
 };
 
-}  // namespace
+// klondike.Klondike.OPTIONS: draw (1 or 3), passes (-1 for None: without limit), partial_moves.
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
+    return std::make_unique<Klondike>(static_cast<int>(o["draw"]), static_cast<int>(o["passes"]),
+                                      o["partial_moves"] != 0);
+});
 
-// Options in klondike.Klondike.OPTIONS order: draw (1 or 3), passes (>= 1, or -1 for None),
-// partial_moves (0/1).
-std::unique_ptr<Game> make_klondike(const std::vector<std::int64_t>& options) {
-    require_options("Klondike", options, 3);
-    const auto draw = options[0], passes = options[1], partial = options[2];
-    if (draw != 1 && draw != 3) throw std::invalid_argument("Klondike: draw must be 1 or 3");
-    if (passes == 0 || passes < -1 || passes > 1000000)
-        throw std::invalid_argument("Klondike: passes must be >= 1, or -1 for unlimited");
-    if (partial != 0 && partial != 1) throw std::invalid_argument("Klondike: partial_moves must be 0 or 1");
-    return std::make_unique<Klondike>(static_cast<int>(draw), static_cast<int>(passes), partial == 1);
-}
-
-namespace {
-[[maybe_unused]] const bool registered = register_game("Klondike", make_klondike);
 }  // namespace
 
 }  // namespace pg

@@ -1,51 +1,57 @@
 // Light and Shade: the native twin of patience_gym/games/light_and_shade.py (docs/rules.md
 // section 6). Two packs.
 //
-// Same action table (34 ids), observation (960 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/light_and_shade_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core.hpp"
+#include "light_and_shade_spec.hpp"
 
 namespace pg {
 namespace {
+
+constexpr const auto& spec = generated::light_and_shade;
 
 constexpr int N_AUX = 4, N_RIVALS = 4, N_FOUND = 8;
 constexpr int N_PACK = 2 * N_KINDS - N_FOUND - N_AUX - N_RIVALS;  // 88
 constexpr int MAX_AUX = 12;                                       // a K down to a 2
 constexpr int MAX_REDEALS = 2;  // the most the (non-book) redeals option allows
 constexpr int EMPTY = -1;       // an empty Rival
-constexpr int WIN_CARDS = 96;
 
-// Action ids (light_and_shade.py: the table kind by kind).
-constexpr int AUX_F0 = 0, RIVAL_A0 = AUX_F0 + N_AUX, TALON_A0 = RIVAL_A0 + N_RIVALS * N_AUX;
-constexpr int TALON_R0 = TALON_A0 + N_AUX, PACK_R0 = TALON_R0 + N_RIVALS, TURN = PACK_R0 + N_RIVALS;
-constexpr int REDEAL = TURN + 1, N_ACTIONS = REDEAL + 1;
+// Action ids: the first of each kind in light_and_shade.TABLE (move_of reads them in this order).
+constexpr int AUX_F0 = spec.first("AUX_TO_FOUNDATION"), RIVAL_A0 = spec.first("RIVAL_TO_AUX");
+constexpr int TALON_A0 = spec.first("TALON_TO_AUX");
+constexpr int TALON_R0 = spec.first("TALON_TO_RIVAL"), PACK_R0 = spec.first("PACK_TO_RIVAL");
+constexpr int TURN = spec.first("TURN");
+constexpr int REDEAL = spec.first("REDEAL"), N_ACTIONS = spec.n_actions();
+static_assert(AUX_F0 < RIVAL_A0 && RIVAL_A0 < TALON_A0 && TALON_A0 < TALON_R0 && TALON_R0 < PACK_R0 &&
+              PACK_R0 < TURN && TURN < REDEAL && spec.count("RIVAL_TO_AUX") == N_RIVALS * N_AUX);
 
-// Observation places per card (light_and_shade.py: PLACES): auxiliary 0-3, rival 0-3, then the
-// talon's top three (TALON_TOP + 0, 1, 2), the talon below them, foundation, pack.
-constexpr int P_RIVAL = N_AUX, P_TALON_TOP = 8, P_TALON_BELOW = 11, P_FOUNDATION = 12, P_PACK = 13;
-constexpr int NP = 14, FAN = 3;
-// Offsets in light_and_shade.LightAndShade.LAYOUT order.
-constexpr int O_PLACE = 0;                         // card_place (52, 14)
-constexpr int O_TOP = O_PLACE + N_KINDS * NP;      // aux_top (4, 52)
-constexpr int O_SIZE = O_TOP + N_AUX * N_KINDS;    // aux_size (4,)
-constexpr int O_RANK = O_SIZE + N_AUX;             // foundation_rank (8,)
-constexpr int O_RED = O_RANK + N_FOUND;            // foundation_red (8,)
-constexpr int O_PACK = O_RED + N_FOUND;            // pack_size, talon_size, talon_to_auxiliaries, redeals_left
-constexpr int OBS_SIZE = O_PACK + 4;
+// Observation places per card (light_and_shade.PLACES, by their names): auxiliary 0-3, rival 0-3,
+// then the talon's top three (P_TALON_TOP + 0, 1, 2), the talon below them, foundation, pack.
+constexpr int P_RIVAL = spec.place("rival 0"), P_TALON_TOP = spec.place("talon top");
+constexpr int P_TALON_BELOW = spec.place("talon below the top three (seen)");
+constexpr int P_FOUNDATION = spec.place("foundation"), P_PACK = spec.place("pack (not visible)");
+constexpr int NP = spec.n_places(), FAN = 3;
+// Offsets (light_and_shade.LightAndShade.LAYOUT); pack_size, talon_size, talon_to_auxiliaries and
+// redeals_left lie side by side.
+constexpr int O_PLACE = spec.offset("card_place"), O_TOP = spec.offset("aux_top");
+constexpr int O_SIZE = spec.offset("aux_size");
+constexpr int O_RANK = spec.offset("foundation_rank"), O_RED = spec.offset("foundation_red");
+constexpr int O_PACK = spec.offset("pack_size");
+constexpr int OBS_SIZE = spec.obs_size();
+static_assert(spec.offset("redeals_left") == O_PACK + 3 && OBS_SIZE == O_PACK + 4);
 constexpr float COPY = 0.5f;  // one of two copies (core.places.CardPlaces with n_packs=2)
 
 // ALTERNATE_UP (the foundations) and ALTERNATE_DOWN (onto an Auxiliary, core.hpp).
 constexpr bool alternate_up(int base, int c) { return is_red(base) != is_red(c) && rank_of(c) == rank_of(base) + 1; }
 
 enum class Kind { AuxToFoundation, RivalToAux, TalonToAux, TalonToRival, PackToRival, Turn, Redeal };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 constexpr Move move_of(int a) {
     if (a < RIVAL_A0) return {Kind::AuxToFoundation, a - AUX_F0, -1};
@@ -57,28 +63,10 @@ constexpr Move move_of(int a) {
     return {Kind::Redeal, -1, -1};
 }
 
-std::string move_text(const Move& m) {
-    const std::string src = std::to_string(m.src), dst = std::to_string(m.dst);
-    switch (m.kind) {
-        case Kind::AuxToFoundation: return "auxiliary " + src + " -> foundation";
-        case Kind::RivalToAux: return "rival " + src + " -> auxiliary " + dst;
-        case Kind::TalonToAux: return "talon -> auxiliary " + dst;
-        case Kind::TalonToRival: return "talon -> rival " + dst;
-        case Kind::PackToRival: return "pack -> rival " + dst;
-        case Kind::Turn: return "pack -> talon";
-        case Kind::Redeal: return "re-deal: talon turned over -> pack";
-    }
-    return "";
-}
-
-class LightAndShade final : public Game {
+class LightAndShade final : public Port<LightAndShade, spec> {
 public:
     LightAndShade(bool talon_to_aux, int redeals) : talon_to_aux_(talon_to_aux), redeals_allowed_(redeals) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return WIN_CARDS; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -209,23 +197,10 @@ public:
         return n - N_FOUND;
     }
 
-    std::vector<std::string> extra_names() const override { return {"redeals_left"}; }
-    void extra_values(std::int64_t* out) const override { out[0] = redeals_left_; }
-
-    // light_and_shade.py: moving_card.
-    std::string describe(int a) const override {
-        const Move m = move_of(a);
-        int c = -1;
-        switch (m.kind) {
-            case Kind::AuxToFoundation: c = aux_[m.src].empty() ? -1 : aux_[m.src].back(); break;
-            case Kind::RivalToAux: c = rivals_[m.src]; break;
-            case Kind::TalonToAux:
-            case Kind::TalonToRival: c = talon_.empty() ? -1 : talon_.back(); break;
-            case Kind::PackToRival:
-            case Kind::Turn:
-            case Kind::Redeal: break;  // the pack's next card is face down
-        }
-        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
+    void extra_values(std::int64_t* out) const override {
+        // where each extra goes, fixed at compile time
+        constexpr int X_REDEALS_LEFT = spec.extra("redeals_left");
+        out[X_REDEALS_LEFT] = redeals_left_;
     }
 
     void observe(float* out) const override {
@@ -258,53 +233,19 @@ public:
         *o = static_cast<float>(redeals_left_ / double(MAX_REDEALS));
     }
 
-    std::string render() const override {
-        std::string s = "Light and Shade";
-        if (!talon_to_aux_) s += "  talon to Rivals only";
-        if (redeals_allowed_) s += "  re-deals left " + std::to_string(redeals_left_) + " (not the book's rule)";
-        s += "  on foundations: " + std::to_string(foundation_cards()) + "/96";
-        s += "\nfoundations:";
-        for (const auto& p : found_) s += " " + card_name(p.back());
-        for (int i = 0; i < N_AUX; ++i) {
-            s += "\nauxiliary " + std::to_string(i) + ": ";
-            const auto& pile = aux_[i];
-            if (pile.empty()) s += "(empty)";
-            for (int k = 0; k < pile.size(); ++k) s += (k ? " " : "") + card_name(pile[k]);
-        }
-        s += "\nrivals:";
-        for (int c : rivals_) s += " " + (c != EMPTY ? card_name(c) : std::string("--"));
-        s += "\npack: " + std::to_string(pack_.size()) + " cards   talon (" + std::to_string(talon_.size()) + "): ";
-        if (talon_.empty()) {
-            s += "(empty)";
-        } else {
-            const int from = talon_.size() > 3 ? talon_.size() - 3 : 0;
-            for (int k = from; k < talon_.size(); ++k) s += (k > from ? " " : "") + card_name(talon_[k]);
-        }
-        return s;
-    }
-
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& p : aux_)
-            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        append_cards(cards, aux_);
         for (int c : rivals_)
             if (c != EMPTY) cards.push_back(c);
-        for (int k = 0; k < pack_.size(); ++k) cards.push_back(pack_[k]);
-        for (int k = 0; k < talon_.size(); ++k) cards.push_back(talon_[k]);
-        for (const auto& p : found_)
-            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
+        pack_.append_to(cards);
+        talon_.append_to(cards);
+        append_cards(cards, found_);
         return cards;
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& p : aux_) key_put(key, p);
-        for (int c : rivals_) key_put(key, c);
-        key_put(key, pack_);
-        key_put(key, talon_);
-        for (const auto& p : found_) key_put(key, p);
-        key_put(key, redeals_left_);
-        return key;
+        return key_of(aux_, rivals_, pack_, talon_, found_, redeals_left_);
     }
 
     // ---- the solver's hooks (solver.hpp) --------------------------------------------------------
@@ -477,8 +418,6 @@ public:
         return 2.0 * foundation_cards() - talon_.size() + 0.5 * empty;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<LightAndShade>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -493,20 +432,11 @@ private:
     int redeals_left_ = 0;
 };
 
-}  // namespace
+// light_and_shade.LightAndShade.OPTIONS: talon_to_auxiliaries (0/1), redeals (0, 1 or 2).
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
+    return std::make_unique<LightAndShade>(o["talon_to_auxiliaries"] != 0, static_cast<int>(o["redeals"]));
+});
 
-// Options in LightAndShade.OPTIONS order: talon_to_auxiliaries (0/1), redeals (0, 1 or 2).
-std::unique_ptr<Game> make_light_and_shade(const std::vector<std::int64_t>& options) {
-    require_options("LightAndShade", options, 2);
-    const auto talon_to_aux = options[0], redeals = options[1];
-    if (talon_to_aux != 0 && talon_to_aux != 1)
-        throw std::invalid_argument("LightAndShade: talon_to_auxiliaries must be 0 or 1");
-    if (redeals < 0 || redeals > MAX_REDEALS) throw std::invalid_argument("LightAndShade: redeals must be 0, 1 or 2");
-    return std::make_unique<LightAndShade>(talon_to_aux == 1, static_cast<int>(redeals));
-}
-
-namespace {
-[[maybe_unused]] const bool registered = register_game("LightAndShade", make_light_and_shade);
 }  // namespace
 
 }  // namespace pg

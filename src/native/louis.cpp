@@ -1,18 +1,21 @@
 // The "Louis" Patience (Cadogan deal) and St. Louis (Dick deal): the native twin of
 // patience_gym/games/louis.py (docs/rules.md section 4). Two packs.
 //
-// Same action table (160 ids), observation (2,598 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/louis_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core.hpp"
+#include "louis_spec.hpp"
 
 namespace pg {
 namespace {
 
-constexpr char LETTERS[] = "abcdefghiklm";  // no j
+constexpr const auto& spec = generated::louis;
+
 constexpr int N_PACKETS = 12;
 constexpr int TURNED = N_PACKETS;  // the source index of the turned card
 constexpr int N_REDEALS = 2;
@@ -20,28 +23,30 @@ constexpr int N_DEALT = 96;  // two packs less the eight foundation cards
 // Gathering order for a re-deal: g h i k l m a b c d e f (packet g is dealt first).
 constexpr int GATHER[N_PACKETS] = {6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5};
 
-// Action ids (louis.py: _UP0, _DOWN0, _DEAL, _MARRY0, _REDEAL).
-constexpr int UP0 = 0, DOWN0 = 13, DEAL = 26, MARRY0 = 27, REDEAL = 159, N_ACTIONS = 160;
+// Action ids: the first of each kind in louis.TABLE (up and down: the 12 packets, then the turned card).
+constexpr int UP0 = spec.first("UP"), DOWN0 = spec.first("DOWN"), DEAL = spec.first("DEAL");
+constexpr int MARRY0 = spec.first("MARRY"), REDEAL = spec.first("REDEAL");
+constexpr int N_ACTIONS = spec.n_actions();
+static_assert(spec.count("UP") == N_PACKETS + 1 && spec.count("MARRY") == N_PACKETS * (N_PACKETS - 1));
 
 // Phases (louis.py: CADOGAN_DEAL, DICK_FIRST, PLAY); extra_info reports the index into
 // _PHASE_NAMES (EXTRA_TEXTS in patience_gym/native.py turns it back into the text).
 constexpr int CADOGAN_DEAL = 0, DICK_FIRST = 1, PLAY = 2;
-const char* const PHASE_NAMES[3] = {"Cadogan deal", "Dick's first circle", "deal complete"};
 
-// Observation offsets, in the order of Louis.configure's layout.
-constexpr int PLANE = N_PACKETS * N_KINDS;
-constexpr int O_TOP = 0, O_CARDS = PLANE, O_DEPTH = 2 * PLANE, O_LOWER = 3 * PLANE;
-constexpr int O_AVAIL = 4 * PLANE, O_BLOCKED = O_AVAIL + N_PACKETS, O_TURNED = O_BLOCKED + N_PACKETS;
-constexpr int O_POS = O_TURNED + N_KINDS, O_FOUND = O_POS + N_PACKETS, O_PACK = O_FOUND + 8;
-constexpr int O_PHASE = O_PACK + 1, O_CIRCLE = O_PHASE + 3, O_REDEALS = O_CIRCLE + 1;
-constexpr int OBS_SIZE = O_REDEALS + 1;
-static_assert(OBS_SIZE == 2598, "louis.py's layout is 2,598 floats");
+// Observation offsets (louis.Louis.LAYOUT).
+constexpr int O_TOP = spec.offset("packet_top"), O_CARDS = spec.offset("packet_cards");
+constexpr int O_DEPTH = spec.offset("packet_depth");
+constexpr int O_LOWER = spec.offset("packet_depth_lower"), O_AVAIL = spec.offset("available");
+constexpr int O_BLOCKED = spec.offset("blocked");
+constexpr int O_TURNED = spec.offset("turned"), O_POS = spec.offset("next_position");
+constexpr int O_FOUND = spec.offset("foundation");
+constexpr int O_PACK = spec.offset("pack_size"), O_PHASE = spec.offset("phase");
+constexpr int O_CIRCLE = spec.offset("circle");
+constexpr int O_REDEALS = spec.offset("redeals_left"), OBS_SIZE = spec.obs_size();
+static_assert(spec.size("packet_top") == N_PACKETS * N_KINDS && spec.size("phase") == 3);
 
 enum class Kind { Up, Down, Deal, Marry, Redeal };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 // The table: sources 0..12 to each foundation, the deal, marriages p-major (p != q), re-deal.
 constexpr Move move_of(int a) {
@@ -56,21 +61,6 @@ constexpr Move move_of(int a) {
 // The action id of "packet p -> packet q" (p != q).
 constexpr int marry_id(int p, int q) { return MARRY0 + (N_PACKETS - 1) * p + (q < p ? q : q - 1); }
 
-std::string source_name(int s) {
-    return s == TURNED ? std::string("turned card") : std::string("packet ") + LETTERS[s];
-}
-
-std::string move_text(const Move& m) {
-    switch (m.kind) {
-        case Kind::Up: return source_name(m.src) + " -> ace foundation";
-        case Kind::Down: return source_name(m.src) + " -> king foundation";
-        case Kind::Deal: return "deal";
-        case Kind::Marry: return std::string("packet ") + LETTERS[m.src] + " -> packet " + LETTERS[m.dst];
-        case Kind::Redeal: return "re-deal";
-    }
-    return "";
-}
-
 // vocabulary.SAME_SUIT_EITHER: c may be married onto base (same suit, one rank up or down).
 constexpr bool same_suit_either(int base, int c) {
     return suit_of(base) == suit_of(c) && (rank_of(c) == rank_of(base) + 1 || rank_of(c) == rank_of(base) - 1);
@@ -79,14 +69,10 @@ constexpr bool same_suit_either(int base, int c) {
 // louis.py's _DEPTH[d]: a depth d (cards lying on a card) reads d / (d + 8), in double then float.
 inline float depth_value(int d) { return static_cast<float>(d / (d + 8.0)); }
 
-class Louis final : public Game {
+class Louis final : public Port<Louis, spec> {
 public:
     explicit Louis(bool dick) : dick_(dick) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return N_DEALT; }
-    int n_packs() const override { return 2; }
 
     // ---- dealing --------------------------------------------------------------------------------
 
@@ -190,6 +176,7 @@ public:
         return false;
     }
 
+    // Opens as Babette's does (a scan pairs them): both tables start with the up and down moves.
     bool is_legal(int a) const override {
         const Move m = move_of(a);
         switch (m.kind) {
@@ -282,32 +269,14 @@ public:
         return n - 8;  // the eight aces and kings taken out before the deal are not counted
     }
 
-    std::vector<std::string> extra_names() const override {
-        return {"cards_on_foundations", "redeals_left", "phase"};
-    }
     void extra_values(std::int64_t* out) const override {
-        out[0] = foundation_cards() + 8;
-        out[1] = redeals_left_;
-        out[2] = phase_;  // an index into PHASE_NAMES
-    }
-
-    // louis.py: moving_card and the describe override for the deal and the re-deal.
-    std::string describe(int a) const override {
-        const Move m = move_of(a);
-        if (m.kind == Kind::Deal) {
-            if (phase_ == CADOGAN_DEAL && turned_ >= 0)
-                return card_name(turned_) + " turned card -> packet " + LETTERS[pos_];
-            if (phase_ == DICK_FIRST) return "deal the rest of the pack";
-            return "deal (the deal is complete)";
-        }
-        if (m.kind == Kind::Redeal) return "re-deal (" + std::to_string(redeals_left_) + " left)";
-        // up, down, marry: the source's card, blocked or not
-        int c = -1;
-        if (m.src == TURNED)
-            c = turned_;
-        else if (!packets_[m.src].empty())
-            c = packets_[m.src].back();
-        return c >= 0 ? card_name(c) + " " + move_text(m) : move_text(m);
+        // where each extra goes, fixed at compile time
+        constexpr int X_CARDS_ON_FOUNDATIONS = spec.extra("cards_on_foundations");
+        constexpr int X_REDEALS_LEFT = spec.extra("redeals_left");
+        constexpr int X_PHASE = spec.extra("phase");
+        out[X_CARDS_ON_FOUNDATIONS] = foundation_cards() + 8;
+        out[X_REDEALS_LEFT] = redeals_left_;
+        out[X_PHASE] = phase_;  // an index into louis._PHASE_NAMES
     }
 
     void observe(float* out) const override {
@@ -341,34 +310,10 @@ public:
         out[O_REDEALS] = static_cast<float>(redeals_left_ / double(N_REDEALS));
     }
 
-    std::string render() const override {
-        std::string s = std::string("Louis (") + (dick_ ? "Dick" : "Cadogan") + " deal)  " + PHASE_NAMES[phase_];
-        if (phase_ == CADOGAN_DEAL)
-            s += "  circle " + std::to_string(circle_ >= 0 ? circle_ + 1 : 1) + "  next position " + LETTERS[pos_];
-        s += "  pack: " + std::to_string(stock_.size()) + "  re-deals left: " + std::to_string(redeals_left_);
-        s += "\nace foundations (up)";
-        for (int su = 0; su < 4; ++su) s += " " + card_name(card_of(found_[su], su));
-        s += "   king foundations (down)";
-        for (int su = 0; su < 4; ++su) s += " " + card_name(card_of(14 - found_[4 + su], su));
-        if (turned_ >= 0) s += "\nturned: " + card_name(turned_);
-        const bool cadogan = phase_ == CADOGAN_DEAL;
-        for (int p = 0; p < N_PACKETS; ++p) {
-            const auto& pile = packets_[p];
-            s += "\n";
-            s += LETTERS[p];
-            s += ":";
-            if (pile.empty()) s += " ";  // Python joins an empty list after "a: "
-            for (int k = 0; k < pile.size(); ++k) s += " " + card_name(pile[k]);
-            if (!pile.empty() && cadogan && !fresh_[p]) s += "  (top blocked)";
-        }
-        return s;
-    }
-
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& p : packets_)
-            for (int k = 0; k < p.size(); ++k) cards.push_back(p[k]);
-        for (int k = 0; k < stock_.size(); ++k) cards.push_back(stock_[k]);
+        append_cards(cards, packets_);
+        stock_.append_to(cards);
         if (turned_ >= 0) cards.push_back(turned_);
         for (int s = 0; s < 4; ++s) {
             for (int r = 1; r <= found_[s]; ++r) cards.push_back(card_of(r, s));
@@ -378,17 +323,7 @@ public:
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& p : packets_) key_put(key, p);
-        key_put(key, stock_);
-        key_put(key, turned_);
-        for (int f : found_) key_put(key, f);
-        key_put(key, phase_);
-        key_put(key, circle_);
-        key_put(key, pos_);
-        for (int f : fresh_) key_put(key, f);
-        key_put(key, redeals_left_);
-        return key;
+        return key_of(packets_, stock_, turned_, found_, phase_, circle_, pos_, fresh_, redeals_left_);
     }
 
     // ---- the solver's hooks (solver.hpp) --------------------------------------------------------
@@ -408,10 +343,7 @@ public:
         for (int f : found_) key_put(key, f);
         if (phase_ == PLAY) {
             if (redeals_left_ == 0) {
-                std::array<std::string, N_PACKETS> piles;
-                for (int p = 0; p < N_PACKETS; ++p) key_put(piles[p], packets_[p]);
-                std::sort(piles.begin(), piles.end());
-                for (const auto& s : piles) key += s;
+                key_put_sorted(key, packets_);
             } else {
                 for (const auto& p : packets_) key_put(key, p);
             }
@@ -455,8 +387,6 @@ public:
         return -next.buried();
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Louis>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -474,18 +404,11 @@ private:
     int redeals_left_ = N_REDEALS;
 };
 
-}  // namespace
+// louis.Louis.OPTIONS: deal ("cadogan" or "dick").
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
+    return std::make_unique<Louis>(o["deal"] == spec.choice("deal", "dick"));
+});
 
-// Options in louis.Louis.OPTIONS order: deal (0 cadogan, 1 dick).
-std::unique_ptr<Game> make_louis(const std::vector<std::int64_t>& options) {
-    require_options("Louis", options, 1);
-    const auto deal = options[0];
-    if (deal != 0 && deal != 1) throw std::invalid_argument("Louis: deal must be 0 (cadogan) or 1 (dick)");
-    return std::make_unique<Louis>(deal == 1);
-}
-
-namespace {
-[[maybe_unused]] const bool registered = register_game("Louis", make_louis);
 }  // namespace
 
 }  // namespace pg

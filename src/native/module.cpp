@@ -7,6 +7,7 @@
 // std::invalid_argument -> ValueError, std::out_of_range -> IndexError.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
@@ -129,14 +130,20 @@ NB_MODULE(_native, m) {
         "games",
         [] {
             std::vector<std::string> names;
-            for (const auto& entry : pg::factories()) names.push_back(entry.first);
+            for (const auto& entry : pg::factories()) names.push_back(entry.name);
             return names;
         },
         "The Python class names of the games this build has a native engine for.");
 
     nb::class_<pg::Game>(m, "Game")
-        .def_static("make", &pg::make_game, "name"_a, "options"_a,
-                    "A game of the Python class ``name`` with options encoded as ints (see native.py).")
+        .def_static(
+            "make",
+            [](const std::string& name, std::map<std::string, std::int64_t> options) {
+                return pg::make_game(name, pg::Options(std::move(options)));
+            },
+            "name"_a, "options"_a,
+            "A game of the Python class ``name``; ``options``: every option by name, validated and encoded "
+            "as ints by patience_gym.native.encode_options.")
         .def_prop_ro("n_actions", &pg::Game::n_actions)
         .def_prop_ro("obs_size", &pg::Game::obs_size)
         .def_prop_ro("win_cards", &pg::Game::win_cards)
@@ -190,14 +197,6 @@ NB_MODULE(_native, m) {
                 g.observe(out.data());
             },
             "out"_a.noconvert(), "Write the observation into the ZEROED float32 array ``out``.")
-        .def("render", &pg::Game::render)
-        .def(
-            "describe",
-            [](const pg::Game& g, int a) {
-                check_action(g, a);
-                return g.describe(a);
-            },
-            "action"_a)
         .def("cards_in_play", &pg::Game::cards_in_play)
         .def("state_key", [](const pg::Game& g) {
             const std::string key = g.state_key();
@@ -234,8 +233,14 @@ NB_MODULE(_native, m) {
         });
 
     nb::class_<pg::BatchedGames>(m, "BatchedGames")
-        .def(nb::init<const std::string&, const std::vector<std::int64_t>&, int, int, double, int>(), "name"_a,
-             "options"_a, "n"_a, "reward_mode"_a, "illegal_reward"_a, "max_steps"_a)
+        .def(
+            "__init__",
+            [](pg::BatchedGames* b, const std::string& name, std::map<std::string, std::int64_t> options, int n,
+               int reward_mode, double illegal_reward, int max_steps) {
+                new (b) pg::BatchedGames(name, pg::Options(std::move(options)), n, reward_mode, illegal_reward,
+                                         max_steps);
+            },
+            "name"_a, "options"_a, "n"_a, "reward_mode"_a, "illegal_reward"_a, "max_steps"_a)
         .def_prop_ro("size", &pg::BatchedGames::size)
         .def_prop_ro("n_actions", &pg::BatchedGames::n_actions)
         .def_prop_ro("obs_size", &pg::BatchedGames::obs_size)
@@ -283,7 +288,21 @@ NB_MODULE(_native, m) {
                 if (i < 0 || i >= b.size()) throw std::out_of_range("no game " + std::to_string(i));
                 return b.game(i).clone();
             },
-            "i"_a, "A copy of game ``i`` (for inspection and tests).");
+            "i"_a, "A copy of game ``i`` (for inspection and tests).")
+        .def("record", &pg::BatchedGames::record, "on"_a,
+             "Keep each game's actions since its deal (off by default), for history().")
+        .def(
+            "history",
+            [](const pg::BatchedGames& b, int i, std::size_t since) {
+                if (i < 0 || i >= b.size()) throw std::out_of_range("no game " + std::to_string(i));
+                const auto& played = b.played(i);
+                const std::vector<int> tail(played.begin() + static_cast<std::ptrdiff_t>(std::min(since, played.size())),
+                                            played.end());
+                return std::make_pair(b.deals(i), tail);
+            },
+            "i"_a, "since"_a = 0,
+            "(deals so far, the actions since the last deal from index ``since`` on) of game ``i``, as record() "
+            "kept them: its Python twin replays them for the text (patience_gym.native.RowTwins).");
 
     nb::class_<Outputs>(m, "Outputs")
         .def(nb::init<Mat<float>, Mat<bool>, Vec<double>, Vec<bool>, Vec<bool>, Vec<bool>, Vec<bool>,

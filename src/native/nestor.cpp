@@ -1,24 +1,32 @@
 // Nestor: the native twin of patience_gym/games/nestor.py (docs/rules.md section 2).
 //
-// Same action table (67 ids), observation (781 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/nestor_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core.hpp"
+#include "nestor_spec.hpp"
 
 namespace pg {
 namespace {
 
+constexpr const auto& spec = generated::nestor;
+
 constexpr int N_COLS = 8, N_ROWS = 6, N_RESERVE = 4;
 constexpr int N_PLACES = N_COLS + N_RESERVE;  // places 0-7 the columns' last cards, 8-11 the reserve
 constexpr int N_PAIRS = N_PLACES * (N_PLACES - 1) / 2;  // 66
-// Action ids (nestor.py: TABLE, _TURN).
-constexpr int TURN = N_PAIRS, N_ACTIONS = N_PAIRS + 1;
-// Observation places per card (nestor.py: PLACES, _RES_UP, _PAIRED, _HIDDEN) and the segments.
-constexpr int NP = N_PLACES + 2, RES_UP = N_COLS, PAIRED = N_PLACES, HIDDEN = N_PLACES + 1;
-constexpr int O_DEPTH = N_KINDS * NP, O_TURNED = O_DEPTH + N_KINDS, OBS_SIZE = O_TURNED + 1;
+// Action ids: the pairs from 0, then the turn (nestor.TABLE).
+constexpr int TURN = spec.first("TURN"), N_ACTIONS = spec.n_actions();
+static_assert(spec.first("PAIR") == 0 && spec.count("PAIR") == N_PAIRS);
+// Observation places per card (nestor.PLACES, by their names) and the segments.
+constexpr int NP = spec.n_places(), RES_UP = spec.place("reserve 0, face up");
+constexpr int PAIRED = spec.place("paired off");
+constexpr int HIDDEN = spec.place("reserve, face down (not visible)");
+constexpr int O_DEPTH = spec.offset("depth"), O_TURNED = spec.offset("reserve_turned");
+constexpr int OBS_SIZE = spec.obs_size();
 constexpr int NONE = -1;  // Python's None: no card (an empty column, a paired-off reserve card)
 
 struct Pair {
@@ -40,20 +48,10 @@ struct PairTable {
 };
 constexpr PairTable PAIRS{};
 
-// nestor.py: PLACE_NAMES.
-std::string place_name(int p) {
-    return p < N_COLS ? "column " + std::to_string(p) : "reserve " + std::to_string(p - N_COLS);
-}
-
-std::string name_or_dashes(int c) { return c == NONE ? std::string("--") : card_name(c); }
-
-class Nestor final : public Game {
+class Nestor final : public Port<Nestor, spec> {
 public:
     explicit Nestor(bool open_reserve) : open_reserve_(open_reserve) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return 52; }
 
     // nestor.rectified_deal: 8 columns of 6 with no rank twice in a column; the last 4 cards are
     // the reserve. Python's deque is a ring buffer here: rotate(-1) moves the front card to the
@@ -147,13 +145,6 @@ public:
 
     int foundation_cards() const override { return discard_.size(); }
 
-    std::string describe(int a) const override {
-        if (a == TURN) return "turn up reserve";
-        const Pair& pq = PAIRS.pair_of[a];
-        return "pair " + name_or_dashes(card_at(pq.p)) + " (" + place_name(pq.p) + ") + " +
-               name_or_dashes(card_at(pq.q)) + " (" + place_name(pq.q) + ")";
-    }
-
     void observe(float* out) const override {
         for (int i = 0; i < N_COLS; ++i) {
             const auto& col = cols_[i];
@@ -171,43 +162,17 @@ public:
         out[O_TURNED] = static_cast<float>(turned_ / static_cast<double>(N_RESERVE));
     }
 
-    std::string render() const override {
-        std::string s = std::string("Nestor  reserve ") + (open_reserve_ ? "open" : "strict") +
-                        "  paired: " + std::to_string(discard_.size());
-        int rows = 0;
-        for (const auto& col : cols_) rows = col.size() > rows ? col.size() : rows;
-        for (int r = 0; r < rows; ++r) {
-            s += "\n";
-            for (int i = 0; i < N_COLS; ++i) {
-                if (i) s += " ";
-                s += r < cols_[i].size() ? card_name(cols_[i][r]) : std::string("  ");
-            }
-        }
-        s += "\nreserve:";
-        for (int k = 0; k < N_RESERVE; ++k) {
-            const int c = reserve_[k];
-            s += " " + (c == NONE ? std::string("  ") : k < turned_ ? card_name(c) : std::string("##"));
-        }
-        return s;
-    }
-
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& col : cols_)
-            for (int k = 0; k < col.size(); ++k) cards.push_back(col[k]);
+        append_cards(cards, cols_);
         for (int c : reserve_)
             if (c != NONE) cards.push_back(c);
-        for (int k = 0; k < discard_.size(); ++k) cards.push_back(discard_[k]);
+        discard_.append_to(cards);
         return cards;
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& col : cols_) key_put(key, col);
-        for (int c : reserve_) key_put(key, c);
-        key_put(key, turned_);
-        key_put(key, discard_);
-        return key;
+        return key_of(cols_, reserve_, turned_, discard_);
     }
 
     // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
@@ -269,8 +234,6 @@ public:
         return -1;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<Nestor>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -282,18 +245,11 @@ private:
     Stack<N_KINDS> discard_;  // cards paired off, in the order they went
 };
 
-}  // namespace
+// nestor.Nestor.OPTIONS: reserve ("strict" or "open").
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
+    return std::make_unique<Nestor>(o["reserve"] == spec.choice("reserve", "open"));
+});
 
-// Options in nestor.Nestor.OPTIONS order: reserve (0 "strict", 1 "open").
-std::unique_ptr<Game> make_nestor(const std::vector<std::int64_t>& options) {
-    require_options("Nestor", options, 1);
-    if (options[0] != 0 && options[0] != 1)
-        throw std::invalid_argument("Nestor: reserve must be 0 (strict) or 1 (open)");
-    return std::make_unique<Nestor>(options[0] == 1);
-}
-
-namespace {
-[[maybe_unused]] const bool registered = register_game("Nestor", make_nestor);
 }  // namespace
 
 }  // namespace pg

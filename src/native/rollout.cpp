@@ -58,7 +58,7 @@ int rollout(Game& g, int max_steps, std::vector<int>* line) {
 int preferred(const Game& g, const std::vector<int>& moves) {
     if (moves.empty()) throw std::invalid_argument("ordering_pick needs at least one move");
     for (int a : moves)
-        if (!g.is_legal(a)) throw std::invalid_argument(g.describe(a) + " is not legal now");
+        if (!g.is_legal(a)) throw std::invalid_argument("action " + std::to_string(a) + " is not legal now");
     std::vector<int> sorted = moves;
     std::sort(sorted.begin(), sorted.end());  // ties: the lowest id
     return choose(g, sorted, nullptr, nullptr);

@@ -1,14 +1,18 @@
 // The Kings: the native twin of patience_gym/games/the_kings.py (docs/rules.md section 8). Two packs.
 //
-// Same action table (64 ids), observation (1480 floats), texts and silent choices as the Python
-// module, whose docstring documents them; the comments here only say where C++ differs in form.
+// Same action table and observation as the Python module (their ids, offsets and sizes come from
+// it, through generated/the_kings_spec.hpp), and the same silent choices, which its docstring
+// documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <string>
 
 #include "core.hpp"
+#include "the_kings_spec.hpp"
 
 namespace pg {
 namespace {
+
+constexpr const auto& spec = generated::the_kings;
 
 constexpr int N_LINES = 4;
 constexpr int N_ROWS = 2 * N_LINES;
@@ -16,25 +20,22 @@ constexpr int N_FOUND = 2 * N_LINES;
 constexpr int N_DEALT = 104 - N_FOUND;  // 96 cards go to the rows (or to the foundations during the deal)
 constexpr int MAX_DEPTH = N_DEALT - 1;
 
-// Action ids (the_kings.py TABLE): row i -> foundation, then row i -> row j, i-major.
-constexpr int TO_FOUNDATION = 0, ROW_TO_ROW = N_ROWS, N_ACTIONS = ROW_TO_ROW + N_ROWS * (N_ROWS - 1);
+// Action ids (the_kings.TABLE): row i -> foundation, then row i -> row j, i-major.
+constexpr int TO_FOUNDATION = spec.first("ROW_TO_FOUNDATION"), ROW_TO_ROW = spec.first("ROW_TO_ROW");
+constexpr int N_ACTIONS = spec.n_actions();
+static_assert(spec.count("ROW_TO_FOUNDATION") == N_ROWS && spec.count("ROW_TO_ROW") == N_ROWS * (N_ROWS - 1));
 
-// Observation offsets, in the_kings.TheKings.LAYOUT order.
-constexpr int N_PLACES = N_ROWS + 1;  // the eight rows, then "foundation"
-constexpr int ON_FOUNDATION = N_ROWS;
-constexpr int O_PLACE = 0;                              // (104, 9)
-constexpr int O_DEPTH = O_PLACE + 2 * N_KINDS * N_PLACES;  // (104,)
-constexpr int O_OUTER = O_DEPTH + 2 * N_KINDS;          // (8, 52)
-constexpr int O_LEN = O_OUTER + N_ROWS * N_KINDS;       // (8,)
-constexpr int O_LANE = O_LEN + N_ROWS;                  // (8,)
-constexpr int O_FOUND = O_LANE + N_ROWS;                // (8,)
-constexpr int OBS_SIZE = O_FOUND + N_FOUND;
+// Observation places per card copy (the eight rows, then "foundation") and offsets (TheKings.LAYOUT).
+constexpr int N_PLACES = spec.n_places(), ON_FOUNDATION = spec.place("foundation");
+static_assert(spec.place("row L0") == 0 && spec.place("row R0") == N_LINES);
+constexpr int O_PLACE = spec.offset("card_place"), O_DEPTH = spec.offset("card_depth");
+constexpr int O_OUTER = spec.offset("outer_card");
+constexpr int O_LEN = spec.offset("row_length"), O_LANE = spec.offset("lane");
+constexpr int O_FOUND = spec.offset("foundation_height");
+constexpr int OBS_SIZE = spec.obs_size();
 
 enum class Kind { RowToFoundation, RowToRow };
-struct Move {
-    Kind kind;
-    int src, dst;
-};
+using Move = pg::Move<Kind>;
 
 constexpr Move move_of(int a) {
     if (a < ROW_TO_ROW) return {Kind::RowToFoundation, a - TO_FOUNDATION, -1};
@@ -42,26 +43,14 @@ constexpr Move move_of(int a) {
     return {Kind::RowToRow, i, r < i ? r : r + 1};
 }
 
-// "L0".."L3", "R0".."R3".
-std::string row_name(int r) { return std::string(1, r < N_LINES ? 'L' : 'R') + std::to_string(r % N_LINES); }
-
-std::string move_text(const Move& m) {
-    if (m.kind == Kind::RowToFoundation) return "row " + row_name(m.src) + " -> foundation";
-    return "row " + row_name(m.src) + " -> row " + row_name(m.dst);
-}
-
 // A row never holds more than the 96 dealt cards; a foundation holds an ace up to its king.
 using Row = Stack<N_DEALT>;
 using Foundation = Stack<13>;
 
-class TheKings final : public Game {
+class TheKings final : public Port<TheKings, spec> {
 public:
     explicit TheKings(bool monotone) : monotone_(monotone) {}
 
-    int n_actions() const override { return N_ACTIONS; }
-    int obs_size() const override { return OBS_SIZE; }
-    int win_cards() const override { return N_DEALT; }
-    int n_packs() const override { return 2; }
 
     // ---- the deal (the_kings.py: line_foundation, play_outside_cards, kings_deal) ------------
 
@@ -206,25 +195,12 @@ public:
     // The eight aces set out before the deal are left out.
     int foundation_cards() const override { return all_foundation_cards() - N_FOUND; }
 
-    std::vector<std::string> extra_names() const override {
-        return {"cards_on_foundations", "dealt_to_foundations"};
-    }
     void extra_values(std::int64_t* out) const override {
-        out[0] = all_foundation_cards();
-        out[1] = on_start_ - N_FOUND;
-    }
-
-    std::string describe(int a) const override {
-        const Move m = move_of(a);
-        const Row& src = rows_[m.src];
-        if (src.empty()) return move_text(m);
-        const int c = src.back();
-        if (m.kind == Kind::RowToFoundation) {
-            const int f = foundation_for(c);
-            return card_name(c) + " " + move_text(m) + (f >= 0 ? " " + std::to_string(f) : "");
-        }
-        if (rows_[m.dst].empty()) return card_name(c) + " row " + row_name(m.src) + " -> lane " + row_name(m.dst);
-        return card_name(c) + " " + move_text(m);
+        // where each extra goes, fixed at compile time
+        constexpr int X_CARDS_ON_FOUNDATIONS = spec.extra("cards_on_foundations");
+        constexpr int X_DEALT_TO_FOUNDATIONS = spec.extra("dealt_to_foundations");
+        out[X_CARDS_ON_FOUNDATIONS] = all_foundation_cards();
+        out[X_DEALT_TO_FOUNDATIONS] = on_start_ - N_FOUND;
     }
 
     void observe(float* out) const override {
@@ -256,41 +232,15 @@ public:
         for (int f = 0; f < N_FOUND; ++f) out[O_FOUND + f] = static_cast<float>(found_[f].size() / double(KING));
     }
 
-    std::string render() const override {
-        const int on = all_foundation_cards();
-        std::string s = "The Kings  on the foundations: " + std::to_string(on) + "/104  (played " +
-                        std::to_string(on - N_FOUND) + "/" + std::to_string(N_DEALT) + ")";
-        std::array<std::string, N_LINES> left;  // each left row from its outer end inward
-        std::size_t width = 0;
-        for (int line = 0; line < N_LINES; ++line) {
-            const Row& row = rows_[line];
-            for (int k = row.size() - 1; k >= 0; --k) left[line] += (k < row.size() - 1 ? " " : "") + card_name(row[k]);
-            width = std::max(width, left[line].size());
-        }
-        for (int line = 0; line < N_LINES; ++line) {
-            const Row& right = rows_[N_LINES + line];
-            s += "\nL" + std::to_string(line) + " " + std::string(width - left[line].size(), ' ') + left[line] + " | " +
-                 card_name(found_[2 * line].back()) + " " + card_name(found_[2 * line + 1].back()) + " | ";
-            for (int k = 0; k < right.size(); ++k) s += (k ? " " : "") + card_name(right[k]);
-            s += " R" + std::to_string(line);
-        }
-        return s;
-    }
-
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
-        for (const auto& r : rows_)
-            for (int k = 0; k < r.size(); ++k) cards.push_back(r[k]);
-        for (const auto& f : found_)
-            for (int k = 0; k < f.size(); ++k) cards.push_back(f[k]);
+        append_cards(cards, rows_);
+        append_cards(cards, found_);
         return cards;
     }
 
     std::string state_key() const override {
-        std::string key;
-        for (const auto& r : rows_) key_put(key, r);
-        for (const auto& f : found_) key_put(key, f);
-        return key;
+        return key_of(rows_, found_);
     }
 
     // ---- the solver's hooks (solver.hpp) -------------------------------------------------------
@@ -335,8 +285,6 @@ public:
         return 0;
     }
 
-    std::unique_ptr<Game> clone() const override { return std::make_unique<TheKings>(*this); }
-    std::size_t bytes() const override { return sizeof(*this); }
 
 private:
     // configuration
@@ -348,19 +296,11 @@ private:
     int on_start_ = N_FOUND;
 };
 
-}  // namespace
+// the_kings.TheKings.OPTIONS: sequences ("monotone" or "either").
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
+    return std::make_unique<TheKings>(o["sequences"] == spec.choice("sequences", "monotone"));
+});
 
-// Options in the_kings.TheKings.OPTIONS order: sequences (0 "monotone", 1 "either").
-std::unique_ptr<Game> make_the_kings(const std::vector<std::int64_t>& options) {
-    require_options("TheKings", options, 1);
-    const auto sequences = options[0];
-    if (sequences != 0 && sequences != 1)
-        throw std::invalid_argument("TheKings: sequences must be 0 (monotone) or 1 (either)");
-    return std::make_unique<TheKings>(sequences == 0);
-}
-
-namespace {
-[[maybe_unused]] const bool registered = register_game("TheKings", make_the_kings);
 }  // namespace
 
 }  // namespace pg
