@@ -31,7 +31,9 @@ def test_the_wheel_ships_the_agents_package_and_the_configs_where_they_are_read(
     assert shipped_labels() == ROOT / "agents" / "data" / "labels" == LABELS
     assert wheel["force-include"] == {"configs": "agents/data/configs"}
     monkeypatch.setattr(agents.common.data, "checkout", lambda: None)  # as in an installed wheel
-    assert shipped_configs() == package_data("data", "configs") == ROOT / "agents" / "data" / "configs"
+    # The wheel's copy: in the checkout's package, or (an editable install) the copy the install made.
+    assert shipped_configs() == package_data("data", "configs")
+    assert shipped_configs().parts[-3:] == ("agents", "data", "configs")
 
 
 def test_every_registered_variant_has_its_labels_in_the_package() -> None:
