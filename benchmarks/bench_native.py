@@ -39,13 +39,13 @@ import multiprocessing as mp
 import os
 import platform
 import random
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from common import run_script  # benchmarks/common.py (the scripts' folder is on sys.path)
 
 import patience_gym  # noqa: F401
 from patience_gym.games import VARIANTS, get_variant
@@ -293,7 +293,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ValueError as exc:  # a bad id, option or count: one line, no traceback
-        sys.exit(f"bench_native.py: error: {exc}")
+    run_script(main, __file__)

@@ -13,13 +13,13 @@ pass over the positions runs before the timing.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 import numpy as np
+from common import run_script, variant_names  # benchmarks/common.py (the scripts' folder is on sys.path)
 
 from patience_gym.core.game import Game
-from patience_gym.games import VARIANTS, get_variant
+from patience_gym.games import get_variant
 from patience_gym.render.picture import draw_frame, to_array
 from patience_gym.render.view import layout
 from patience_gym.render.views import table_view
@@ -76,7 +76,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.positions < 1:
         parser.error(f"--positions must be >= 1, got {args.positions}")
-    names = [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
+    names = variant_names(args.env)
     print(f"{'variant':<18} {'frame ms':>9} {'view':>7} {'layout':>7} {'draw':>7}  size")
     for name in names:
         r = bench(name, args.positions)
@@ -87,7 +87,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ValueError as exc:  # a bad id, option or count: one line, no traceback
-        sys.exit(f"bench_render.py: error: {exc}")
+    run_script(main, __file__)

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import ast
-import sys
 import time
 from typing import Any
 
 import numpy as np
+from common import run_script, variant_names  # benchmarks/common.py (the scripts' folder is on sys.path)
 
-from patience_gym.games import VARIANTS, get_variant
+from patience_gym.games import get_variant
 from patience_gym.solver import solve_deal
 
 
@@ -43,7 +43,7 @@ def _checked(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list
     except ValueError as exc:
         p.error(str(exc))
     options = {k: _value(v) for k, v in (s.split("=", 1) for s in args.set)}
-    names = args.env or [v.env_name for v in VARIANTS]
+    names = variant_names(args.env)
     for name in names:
         get_variant(name).make_game(**options)  # ValueError: refused in one line (see the end)
     return names, seeds, options
@@ -83,7 +83,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ValueError as exc:  # a bad id, option or count: one line, no traceback
-        sys.exit(f"bench_solver.py: error: {exc}")
+    run_script(main, __file__)

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 
 import numpy as np
+from common import run_script, variant_names  # benchmarks/common.py (the scripts' folder is on sys.path)
 
 import patience_gym  # noqa: F401
 from patience_gym.env import PatienceEnv
-from patience_gym.games import VARIANTS, get_variant
+from patience_gym.games import get_variant
 
 
 def bench_env(name: str, seconds: float, seed: int = 0) -> tuple[float, int]:
@@ -89,7 +89,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.seconds <= 0:
         parser.error(f"--seconds must be > 0, got {args.seconds}")
-    names = [get_variant(e).env_name for e in args.env] if args.env else [v.env_name for v in VARIANTS]
+    names = variant_names(args.env)
 
     print(
         f"{'env':<20}{'steps/s':>10}{'us/step':>9}{'apply us':>10}{'mask us':>9}{'obs us':>8}{'episodes':>10}"
@@ -104,7 +104,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ValueError as exc:  # a bad id, option or count: one line, no traceback
-        sys.exit(f"bench_steps.py: error: {exc}")
+    run_script(main, __file__)
