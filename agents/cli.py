@@ -34,7 +34,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agents.common.backends import ChunkError
+from agents.common.backends import ChunkError, add_backend_arguments
 from agents.common.config import ConfigError, load
 from agents.common.data import find_config
 from agents.registry import spec_help, spec_table
@@ -153,26 +153,11 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        help="processes to spread episodes over (default 1); with --backend ray, the CPUs of the "
-        "private local Ray it starts (all of them when 1); not with --address (a cluster's size is its own)",
-    )
-    p.add_argument(
-        "--backend",
-        choices=["local", "ray"],
-        help="where chunks of deals run: local processes (default) or Ray tasks (the scale extra)",
-    )
+    add_backend_arguments(p, "episodes")
     p.add_argument(
         "--labels",
         help="folder of solver labels (default: the package's own, agents/data/labels/): each policy's "
         "wins among the winnable deals",
-    )
-    p.add_argument(
-        "--address",
-        help="with --backend ray: the cluster to join (auto: the one `ray start --head` runs here, or "
-        "ray://HOST:10001); default: a private local Ray, even when a cluster runs",
     )
     _add_set(p, "override a config key, e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")

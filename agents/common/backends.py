@@ -155,6 +155,27 @@ def _local(fn: Callable[[T], R], chunks: Sequence[T], workers: int) -> Iterator[
 SCALE_INSTALL = "install the scale extra: pip install -e '.[scale]' (or pip install 'patience-gym[scale]')"
 
 
+def add_backend_arguments(p: Any, items: str) -> None:
+    """The flags that say where a command's ``items`` (episodes, deals) run, alike in every command:
+    ``--workers``, ``--backend`` and ``--address`` (see :func:`connect_ray`)."""
+    p.add_argument(
+        "--workers",
+        type=int,
+        help=f"processes to spread {items} over (default 1); with --backend ray, the CPUs of the "
+        "private local Ray it starts (all of them when 1); not with --address (a cluster's size is its own)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        help=f"where chunks of {items} run: local processes (default) or Ray tasks (the scale extra)",
+    )
+    p.add_argument(
+        "--address",
+        help="with --backend ray: the cluster to join (auto: the one `ray start --head` runs here, or "
+        "ray://HOST:10001); default: a private local Ray, even when a cluster runs",
+    )
+
+
 def require_scale(what: str) -> None:
     """Raise :class:`~agents.common.extras.MissingExtra` (one line, naming the extra) unless Ray imports."""
     try:

@@ -35,7 +35,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from agents.common.backends import per_seed, ray_command, refuse_workers_on_a_cluster
+from agents.common.backends import add_backend_arguments, per_seed, ray_command, refuse_workers_on_a_cluster
 from agents.common.config import ConfigError, load
 from agents.solving.chunks import CHUNK, SolveConfig, existing_labels, parse_seeds, solved_chunks
 from agents.solving.dive import add_search_arguments, check_modes, search_mode
@@ -189,24 +189,11 @@ def add_arguments(p: Any) -> None:
         "(default a tenth of the budget; 0 for none)",
     )
     p.add_argument("--seconds", type=float, help="also stop a deal after this many seconds")
-    p.add_argument(
-        "--workers",
-        type=int,
-        help="processes to spread deals over (default 1); with --backend ray, the CPUs of the private "
-        "local Ray it starts; not with --address (a cluster's size is its own)",
-    )
+    add_backend_arguments(p, "deals")
     p.add_argument(
         "--labels",
         help="folder of label files to write (default: the package's own, agents/data/labels/, in a "
         "checkout; an installed package needs --labels)",
-    )
-    p.add_argument(
-        "--backend", choices=("local", "ray"), help="where deals are solved: local (default) or ray"
-    )
-    p.add_argument(
-        "--address",
-        help="with --backend ray: the cluster to join (auto, or ray://HOST:10001); default: a private "
-        "local Ray",
     )
     p.add_argument("--overwrite", action="store_true", help="label again from scratch instead of resuming")
     p.add_argument(
