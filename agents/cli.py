@@ -153,6 +153,8 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
+    # Alike in form to solve's flags (a number, the backend flags, --labels), not in meaning: evaluate
+    # reads labels to score the policies, solve writes them; their help texts say so.
     add_backend_arguments(p, "episodes")
     p.add_argument(
         "--labels",

@@ -162,6 +162,8 @@ public:
         out[O_TURNED] = static_cast<float>(turned_ / static_cast<double>(N_RESERVE));
     }
 
+    // Like light_and_shade.cpp's in form: each game lists its own places (columns, a reserve with
+    // gaps, the discard), which only the order of the calls has in common.
     std::vector<int> cards_in_play() const override {
         std::vector<int> cards;
         append_cards(cards, cols_);
