@@ -27,7 +27,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from patience_gym.core.cards import N_KINDS
-from patience_gym.env import REWARD_MODES, PatienceEnv
+from patience_gym.env import REWARD_MODES, ActionOutsideSpace, PatienceEnv
 from patience_gym.native import EXTRA_TEXTS, RowTwins, _module, encode_options
 
 __all__ = ["NativeBatch", "PatienceSB3VecEnv", "PatienceVectorEnv"]  # noqa: F822 (PatienceSB3VecEnv: module __getattr__)
@@ -135,15 +135,35 @@ class NativeBatch:
         self.engine.step(actions, self.packs, rows, self.out)
 
     def actions(self, actions: Any) -> np.ndarray:
-        """``actions`` as N int64 ids; anything but integers of the right shape is refused."""
+        """``actions`` as N int64 ids of the action space, each refused as ``PatienceEnv.step``
+        refuses one: an array of another shape (``ValueError``), of a type that is not integer or
+        does not cast to ``int64`` (``TypeError``: floats, bools, ``np.uint64``), or holding an id
+        outside ``0..n-1`` (:class:`~patience_gym.env.ActionOutsideSpace`, naming the sub-env)."""
         arr = np.asarray(actions)
-        if arr.dtype.kind not in "iu":
+        kind = arr.dtype.kind
+        if kind != "i" and (kind != "u" or not np.can_cast(arr.dtype, np.int64)):
             raise TypeError(
-                f"actions must be {self.num_envs} integer ids (an integer array), got dtype {arr.dtype}"
+                f"actions must be {self.num_envs} integer ids (an integer array whose type casts to int64, "
+                f"as action_space.contains requires), got dtype {arr.dtype}"
             )
         if arr.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {arr.shape}")
-        return np.ascontiguousarray(arr, dtype=np.int64)
+        acts = np.ascontiguousarray(arr, dtype=np.int64)
+        # One pass over the batch for both bounds: read as unsigned, a negative id is huge.
+        if acts.view(np.uint64).max() >= self.n_actions:
+            raise self._outside(acts)
+        return acts
+
+    def _outside(self, acts: np.ndarray) -> ActionOutsideSpace:
+        """The error for a batch holding ids outside the space: the first such sub-env, its id and
+        the ids allowed (as PatienceEnv words it for one env)."""
+        wrong = np.flatnonzero((acts < 0) | (acts >= self.n_actions))
+        i = int(wrong[0])
+        more = f" (and {wrong.size - 1} more sub-envs)" if wrong.size > 1 else ""
+        return ActionOutsideSpace(
+            f"action {int(acts[i])} of sub-env {i} is outside the action space "
+            f"{self.template.action_space}: ids are 0..{self.n_actions - 1}{more}"
+        )
 
     def info_rows(self) -> dict[str, np.ndarray]:
         """Per-key arrays of what PatienceEnv's ``info`` holds, for every sub-env (copies)."""

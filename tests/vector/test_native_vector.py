@@ -15,7 +15,7 @@ import pytest
 from gymnasium.error import ResetNeeded
 
 import patience_gym  # noqa: F401
-from patience_gym.env import PatienceEnv
+from patience_gym.env import ActionOutsideSpace, PatienceEnv
 from patience_gym.games import VARIANTS
 from patience_gym.native import native_available, native_games
 from patience_gym.vector import PatienceVectorEnv
@@ -184,9 +184,27 @@ def test_bad_input_is_refused() -> None:
         vec.step(np.zeros(3, dtype=np.float32))
     with pytest.raises(ValueError, match="reset options"):
         vec.reset(options={"deck": []})
-    # out-of-range ids are illegal actions, as for a single env
-    _, reward, term, _, info = vec.step(np.array([-1, 58, 10**9]))
+    # An id outside the action space is a bug in the caller's code, refused as a single env
+    # refuses it (ActionOutsideSpace, issue 37), naming the sub-env; unsigned ids that do not cast
+    # to int64 and bools are refused by type, whatever their values.
+    for ids, where in [([-1, 0, 0], "action -1 of sub-env 0 "), ([0, 58, 10**9], "action 58 of sub-env 1 ")]:
+        with pytest.raises(ActionOutsideSpace, match=f"{where}.*Discrete\\(58\\): ids are 0..57"):
+            vec.step(np.array(ids))
+    with pytest.raises(ActionOutsideSpace, match=r"and 1 more sub-envs"):
+        vec.step(np.array([0, 58, -5]))
+    for bad in (np.zeros(3, dtype=np.uint64), np.zeros(3, dtype=bool), [0.0, 1.0, 2.0], ["a", "b", "c"]):
+        with pytest.raises(TypeError, match="integer"):
+            vec.step(bad)
+    single = PatienceEnv("Klondike-v0")
+    single.reset(seed=0)
+    with pytest.raises(TypeError):
+        single.step(np.uint64(0))
+    with pytest.raises(ActionOutsideSpace):
+        single.step(58)
+    # a refused batch changes nothing; in-space ids (uint8 and lists included) step as before
+    _, reward, term, _, info = vec.step(np.array([57, 57, 57], dtype=np.uint8))
     assert (reward == -0.01).all() and info["illegal_action"].all() and not term.any()
+    assert not vec.step([15, 15, 15])[4]["illegal_action"].any()
 
 
 def test_the_native_batch_refuses_output_arrays_of_the_wrong_kind() -> None:
