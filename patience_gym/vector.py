@@ -73,14 +73,9 @@ class NativeBatch:
         if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or max_episode_steps < 1):
             raise ValueError(f"max_episode_steps={max_episode_steps!r} must be >= 1 or None")
         py_name = type(game).PYTHON.__name__  # type: ignore[attr-defined]
-        self.engine = _module().BatchedGames(
-            py_name,
-            encode_options(game.OPTIONS, game.options),
-            n,
-            REWARD_MODES.index(reward),
-            self.template.illegal_reward,
-            0 if max_episode_steps is None else int(max_episode_steps),
-        )
+        # What builds the C++ batch, kept for a copy (pickle, deepcopy) to build its own.
+        self.build_args = (py_name, encode_options(game.OPTIONS, game.options), n, REWARD_MODES.index(reward))
+        self.engine = self._build()
         self.extra_names: list[str] = list(self.engine.extra_names)
         self.extra_texts = EXTRA_TEXTS.get(py_name, {})
         self.pack_size = self.engine.pack_size
@@ -93,13 +88,84 @@ class NativeBatch:
         self.illegal: np.ndarray = np.zeros(n, dtype=bool)
         self.found: np.ndarray = np.zeros(n, dtype=np.int64)
         self.extras: np.ndarray = np.zeros((n, len(self.extra_names)), dtype=np.int64)
-        outputs = (self.obs, self.mask, self.reward, self.terminated, self.truncated, self.won)
-        self.out = _module().Outputs(*outputs, self.illegal, self.found, self.extras)
+        self.out = self._outputs()
         self.packs: np.ndarray = np.zeros((n, self.pack_size), dtype=np.int32)
         self._ordered = (np.arange(self.pack_size) % N_KINDS).astype(np.int32)
         self.rngs: list[np.random.Generator] = [seeding.np_random(None)[0] for _ in range(n)]
         self.dealt = False
+        # Native steps so far, and the count at each row's last deal: a row's steps since its deal
+        # (what the step limit counts) are the difference, which a copy replays (see _replay).
+        self.steps = 0
+        self.dealt_at: np.ndarray = np.zeros(n, dtype=np.int64)
         self.twins: RowTwins | None = None  # render()'s Python twins, made before the first reset
+
+    def _build(self) -> Any:
+        """A new C++ batch of this one's variant, options, size, rewards and step limit.
+
+        It records each game's moves since its deal (``record``), what a copy replays: a push of
+        one int per move, within the noise of the batched step rate (benchmarks/bench_native.py),
+        and 4 bytes per move of the current episode."""
+        limit = self.max_episode_steps
+        engine = _module().BatchedGames(
+            *self.build_args, self.template.illegal_reward, 0 if limit is None else int(limit)
+        )
+        engine.record(True)
+        return engine
+
+    def _outputs(self) -> Any:
+        """The native view of the output buffers (the numpy arrays above, written in place)."""
+        outputs = (self.obs, self.mask, self.reward, self.terminated, self.truncated, self.won)
+        return _module().Outputs(*outputs, self.illegal, self.found, self.extras)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the C++ objects, plus each row's moves since its deal: pickle and
+        deepcopy rebuild the batch from them (:meth:`__setstate__`), as a native game is rebuilt
+        from its pack and moves. The games' positions, the steps each row has taken since its deal,
+        the Generators and the last outputs come back as they were; the generator of
+        ``sample_legal`` (C++'s own) starts afresh."""
+        state = self.__dict__.copy()
+        for name in ("engine", "out", "twins"):
+            del state[name]
+        state["rendered"] = self.twins is not None
+        state["moves"] = [self.engine.history(i)[1] for i in range(self.num_envs)] if self.dealt else None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        moves, rendered = state.pop("moves"), state.pop("rendered")
+        self.__dict__.update(state)
+        self.engine = self._build()
+        self.out = self._outputs()
+        if moves is not None:
+            self._replay(moves)
+        self.twins = RowTwins(self.template.game, self.engine) if rendered else None
+
+    def _replay(self, moves: list[list[int]]) -> None:
+        """Bring the new C++ batch to the saved positions: row ``i`` dealt its pack, then given its
+        moves, so that it has taken exactly ``steps - dealt_at[i]`` steps since its deal.
+
+        Every row takes every step: a row is dealt (again) on the step that leaves it the right
+        number, then takes its moves, then ids outside the space, which count as steps and change
+        nothing. Without a step limit the count matters to nothing and the moves alone are played."""
+        n = self.num_envs
+        if self.max_episode_steps is None:
+            elapsed = np.array([len(m) for m in moves], dtype=np.int64)
+        else:
+            elapsed = self.steps - self.dealt_at
+        total = int(elapsed.max())
+        start = total - elapsed  # the step that deals row i (0: the first reset)
+        plan = np.full((n, total), -1, dtype=np.int64)  # plan[:, s - 1]: the actions of step s
+        for i, row in enumerate(moves):
+            plan[i, start[i] : start[i] + len(row)] = row
+        last = [buf.copy() for buf in self._buffers()]  # the last outputs, as the original had them
+        self.engine.reset(self.packs, np.ones(n, dtype=bool), self.out)
+        for s in range(1, total + 1):
+            self.engine.step(np.ascontiguousarray(plan[:, s - 1]), self.packs, start == s, self.out)
+        for buf, saved in zip(self._buffers(), last, strict=True):
+            buf[...] = saved
+
+    def _buffers(self) -> tuple[np.ndarray, ...]:
+        return (self.obs, self.mask, self.reward, self.terminated, self.truncated, self.won, self.illegal,
+                self.found, self.extras)  # fmt: skip
 
     def seed(self, seed: int | Sequence[int | None] | None) -> None:
         """Sub-env ``i`` gets ``seed + i`` (an int), ``seed[i]`` (a list), or stays as it is (None)."""
@@ -124,6 +190,7 @@ class NativeBatch:
             row = self.packs[i]
             row[:] = self._ordered
             self.rngs[i].shuffle(row)
+            self.dealt_at[i] = self.steps  # only the rows dealt: nothing per step for the others
 
     def reset_rows(self, rows: np.ndarray) -> None:
         self.shuffle(rows)
@@ -131,6 +198,7 @@ class NativeBatch:
         self.dealt = True
 
     def step(self, actions: np.ndarray, rows: np.ndarray) -> None:
+        self.steps += 1
         self.shuffle(rows)
         self.engine.step(actions, self.packs, rows, self.out)
 
@@ -150,7 +218,7 @@ class NativeBatch:
             raise ValueError(f"actions must have shape ({self.num_envs},), got {arr.shape}")
         acts = np.ascontiguousarray(arr, dtype=np.int64)
         # One pass over the batch for both bounds: read as unsigned, a negative id is huge.
-        if acts.view(np.uint64).max() >= self.n_actions:
+        if np.maximum.reduce(acts.view(np.uint64)) >= self.n_actions:
             raise self._outside(acts)
         return acts
 
@@ -179,9 +247,18 @@ class NativeBatch:
             info[name] = np.array([texts[v] for v in column], dtype=object) if texts else column.copy()
         return info
 
-    def render(self) -> tuple[str, ...]:
+    def render(self, mode: str) -> tuple[Any, ...]:
+        """Each row's table drawn by its Python twin, as ``PatienceEnv.render`` draws one game:
+        the ``ansi`` text, or the ``rgb_array`` picture (``H x W x 3`` ``uint8``)."""
         assert self.twins is not None, "render() needs RowTwins made before the first reset"
-        return tuple(self.twins.game(i, self.packs[i]).render() for i in range(self.num_envs))
+        games = [self.twins.game(i, self.packs[i]) for i in range(self.num_envs)]
+        if mode == "ansi":
+            return tuple(game.render() for game in games)
+        # Imported on first use, as the single env does: stepping never loads Pillow.
+        from patience_gym.render.picture import picture
+        from patience_gym.render.views import table_view
+
+        return tuple(picture(table_view(game)) for game in games)
 
 
 class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -191,15 +268,27 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     plus ``num_envs``, ``max_episode_steps`` (the registered limit by default; ``None``: none) and
     ``copy``: ``True`` (default) returns fresh arrays from ``reset``/``step``; ``False`` returns the
     observation buffer itself, rewritten in place by the next call: read it, never write into it
-    (the engine updates only the values that change from one step to the next). ``render_mode="ansi"``:
-    ``render()`` returns each sub-env's table as text.
+    (the engine updates only the values that change from one step to the next).
+
+    ``render_mode``: ``render()`` returns a tuple of N frames, one per sub-env, as Gymnasium's
+    ``SyncVectorEnv`` does (and as ``gymnasium.wrappers.vector.RecordVideo`` expects, tiling
+    them or keeping the first with ``record_first_only``): each sub-env's table as text
+    (``"ansi"``) or as an ``H x W x 3`` ``uint8`` picture (``"rgb_array"``), the frame
+    ``gym.make(id, render_mode=...)`` renders for that game. ``step`` takes N ids of the single
+    action space, refused as a single env refuses one (``ActionOutsideSpace`` names the sub-env).
+    ``copy.deepcopy`` and pickling give an independent batch that steps on exactly as this one
+    (the generator of :meth:`sample_legal_actions` excepted: it starts afresh).
 
     ``info`` holds, batched, what a single env's holds: ``won``, ``foundation_cards``,
     ``action_mask`` (N, n) ``int8``, ``illegal_action`` and the variant's extras, each with its
     ``_key`` mask (all True: every sub-env reports every key). ``action_masks()``: (N, n) bool.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium's)
+        "render_modes": ["ansi", "rgb_array"],
+        "render_fps": PatienceEnv.metadata["render_fps"],
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
     batch: NativeBatch
 
     def __init__(
@@ -214,9 +303,10 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         copy: bool = True,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
+        if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
-                f"render_mode={render_mode!r} is not supported by the batched env; use None or 'ansi'"
+                f"render_mode={render_mode!r} is not supported by the batched env; "
+                "use None, 'ansi' or 'rgb_array'"
             )
         self.batch = NativeBatch(
             num_envs, variant, max_episode_steps, reward, illegal_reward, engine, **options
@@ -268,12 +358,13 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         out: np.ndarray = self.batch.mask.copy()
         return out
 
-    def render(self) -> tuple[str, ...] | None:  # type: ignore[override, unused-ignore]
-        return self.batch.render() if self.render_mode == "ansi" else None
+    def render(self) -> tuple[Any, ...] | None:  # type: ignore[override, unused-ignore]
+        return self.batch.render(self.render_mode) if self.render_mode is not None else None
 
     @property
     def bytes_per_game(self) -> int:
-        """Memory per game: the native game and bookkeeping plus its rows of the output buffers."""
+        """Memory per game: the native game and bookkeeping plus its rows of the output buffers
+        (and, not counted here, 4 bytes per move of its current episode, recorded for copies)."""
         b = self.batch
         rows = b.obs[0].nbytes + b.mask[0].nbytes + b.packs[0].nbytes + b.extras[0].nbytes + 8 * 2 + 4
         return int(b.engine.bytes_per_game) + int(rows)
