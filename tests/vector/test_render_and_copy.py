@@ -115,6 +115,7 @@ def pickled(env: Any) -> Any:
     ("env_id", "kwargs"),
     [
         (KLONDIKE, {"max_episode_steps": 12}),  # many truncations
+        (KLONDIKE, {"max_episode_steps": 17}),  # copied on the step that truncates every game
         (KLONDIKE, {"max_episode_steps": None, "draw": 3}),
         ("patience_gym/Nestor-v0", {}),  # the registered limit; episodes end by play
         ("patience_gym/Louis-v0", {"max_episode_steps": 30, "copy": False}),  # a text extra
@@ -126,7 +127,9 @@ def test_a_copy_steps_on_exactly_as_the_original(env_id: str, kwargs: dict[str, 
     vec.reset(seed=8)
     rng = np.random.default_rng(2)
     for _ in range(17):  # mid-episode, after illegal steps and (at the limit of 12) an autoreset
-        vec.step(some_actions(rng, vec.unwrapped.action_masks()))
+        trunc = vec.step(some_actions(rng, vec.unwrapped.action_masks()))[3]
+    if kwargs.get("max_episode_steps") == 17:
+        assert trunc.all(), "every copy's next step deals again"
     copies = [copy.deepcopy(vec), pickled(vec)]
     # Independent: a third copy stepped on its own leaves the original and the others as they were.
     loose = copy.deepcopy(vec)
