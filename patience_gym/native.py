@@ -312,9 +312,10 @@ class Twin:
 
 class RowTwins:
     """The Python twins of a batched engine's games, for their text (``patience_gym.vector``'s
-    ``render``). Recording is switched on here, so make it before the first reset: the engine then
-    keeps each row's actions since its deal and counts its deals, and a row's twin replays only
-    what is new (a new one after each deal)."""
+    ``render``). Recording is switched on here (the batched env has it on already: its copies
+    replay the same record), so make it before the first reset: the engine then keeps each row's
+    actions since its deal and counts its deals, and a row's twin replays only what is new (a new
+    one after each deal)."""
 
     def __init__(self, game: Game[Any], engine: Any) -> None:
         """``game``: one game of the batch's variant and options (its template); ``engine``: the

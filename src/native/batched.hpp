@@ -60,7 +60,8 @@ public:
 
     // With record(true), each game's actions since its deal are kept (played(i)), and deals(i)
     // counts its deals, so a Python twin can follow it for the text (render): C++ draws no text.
-    // Off by default: a batch that is not rendered pays nothing. Turn it on before the first reset.
+    // Off by default; patience_gym.vector turns it on for every batch before the first reset, as
+    // copying and pickling a batch replay each row's moves too (keeping them cost no measurable time).
     void record(bool on) {
         record_ = on;
         played_.resize(on ? games_.size() : 0);
