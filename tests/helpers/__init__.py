@@ -1,7 +1,8 @@
 """What the tests share, in one place: no test module imports another (tests/project/
 test_tests_layout.py holds to it), so what two of them use lives here.
 
-- the checkout: its paths, the files git tracks;
+- the checkout: its paths, the files git tracks, ``scripts/gen_native.py`` and the variants it
+  finds a native port for (``PORTED``);
 - playing games: to the end, at random, every option set of a variant, a scenario's deal;
 - the solver: replaying won lines, native games and their keys, the plain search's verdicts, a win
   another search finds where the depth-first search does not;
@@ -13,6 +14,7 @@ The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -20,6 +22,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
 
 import gymnasium as gym
@@ -28,7 +31,7 @@ import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.core.game import Game
-from patience_gym.games import Variant, get_variant
+from patience_gym.games import VARIANTS, Variant, get_variant
 from patience_gym.native import NativeGame, make_game
 from patience_gym.testing import act, check_position, check_rollout, scenario_game
 
@@ -59,6 +62,24 @@ def tracked_texts(suffixes: set[str]) -> dict[str, str]:
     paths = {name: ROOT / name for name in tracked if Path(name).suffix in suffixes}
     return {name: path.read_text(errors="replace") for name, path in paths.items() if path.is_file()}
 
+
+def _load_gen_native() -> ModuleType:
+    """``scripts/gen_native.py``, the generator of the native engine's headers, as a module."""
+    spec = importlib.util.spec_from_file_location("gen_native", ROOT / "scripts" / "gen_native.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: ``scripts/gen_native.py``: which games are ported, and their generated headers.
+gen_native = _load_gen_native()
+
+#: The variants whose game has a native port (``src/native/<module>.cpp``, the rule of
+#: ``gen_native.ported_games``), in ``VARIANTS`` order. The tests of what runs on the native engine
+#: alone (the solver and its labels, the rollouts, the planner, the batched environment) take
+#: these; a game that is Python alone gets every other test. All nine shipped games are ported.
+PORTED: tuple[Variant, ...] = tuple(v for v in VARIANTS if v.game in gen_native.ported_games())
 
 # ---- playing games ------------------------------------------------------------------------------
 

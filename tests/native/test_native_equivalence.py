@@ -1,12 +1,13 @@
 """The native engine plays every ported variant exactly as the Python rules core does.
 
-Registry-driven: every variant of ``patience_gym.games.VARIANTS`` and option set (the defaults,
+Registry-driven: every ported variant (``tests.helpers.PORTED``) and option set (the defaults,
 each other allowed value of each option, and all of them changed at once) is stepped in lockstep
 on both engines through ``PatienceEnv``, comparing at every step the mask, the observation (bit
 for bit), reward, flags, ``info``, the ``ansi`` text and the description of every legal move
 (the native game's texts are its Python twin's: they agree when every move C++ played replays
 in Python). Random legal moves, with an occasional out-of-mask id so the illegal-action path is compared too.
-A variant without a native port yet is skipped, naming where to add it (src/native/PORTING.md).
+A game that is Python alone is not played here; a ported one the build lacks is skipped, naming
+where to add it (src/native/PORTING.md), and fails test_the_native_engine_is_built_and_the_default.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from patience_gym.native import (
     reference,
 )
 from patience_gym.testing import check_position
-from tests.helpers import DATA
+from tests.helpers import DATA, PORTED
 
 GOLDEN = DATA / "playthroughs"
 
@@ -73,9 +74,14 @@ def _label(options: dict[str, Any]) -> str:
     return ",".join(f"{k}={v!r}" for k, v in options.items()) or "defaults"
 
 
-CASES = [
-    pytest.param(v, opts, id=f"{v.env_name}[{_label(opts)}]") for v in VARIANTS for opts in option_sets(v)
-]
+CASES = [pytest.param(v, opts, id=f"{v.env_name}[{_label(opts)}]") for v in PORTED for opts in option_sets(v)]
+
+
+@pytest.fixture(params=[v.env_name for v in PORTED])
+def env_name(request: pytest.FixtureRequest) -> str:
+    """A ported variant's name (tests/conftest.py's fixture of the same name takes every variant)."""
+    name: str = request.param
+    return name
 
 
 def require_native(variant: Variant) -> None:
@@ -370,10 +376,10 @@ def test_the_native_engine_is_built_and_the_default() -> None:
         pytest.skip("PATIENCE_GYM_NO_NATIVE=1: the native engine was left out on purpose")
     assert native_available(), "patience_gym._native is not built: pip install -e . with a C++ compiler"
     assert DEFAULT_ENGINE == "native"
-    assert native_games() == {v.game.__name__ for v in VARIANTS}
+    assert native_games() == {v.game.__name__ for v in PORTED}, "the build plays exactly the ported games"
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+@pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
 def test_greedy_plays_the_same_game_on_both_engines(variant: Variant) -> None:
     """Greedy's choices, its cycle guard included, do not depend on the engine: on the native
     engine it must count the visits of the position under the key it looks successors up by, or

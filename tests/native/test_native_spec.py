@@ -8,7 +8,6 @@ change in Python that the committed headers do not follow fails here.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -19,13 +18,9 @@ import pytest
 import patience_gym  # noqa: F401
 from patience_gym.games import VARIANTS, Variant
 from patience_gym.native import encode_options, native_available, native_games
-from tests.helpers import ROOT
+from tests.helpers import ROOT, gen_native
 
 NATIVE = ROOT / "src" / "native"
-_spec = importlib.util.spec_from_file_location("gen_native", ROOT / "scripts" / "gen_native.py")
-assert _spec and _spec.loader
-gen_native = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gen_native)
 
 needs_native = pytest.mark.skipif(not native_available(), reason="the native engine is not built")
 

@@ -11,6 +11,7 @@ import pytest
 from patience_gym.games import VARIANTS, Variant
 from patience_gym.native import NativeGame, make_game, native_available
 from patience_gym.solver import ordering_pick, rollout_values
+from tests.helpers import PORTED
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="rollouts run on the native engine")
 
@@ -54,7 +55,7 @@ def _base_rollout(g: Any, max_steps: int) -> int:
     return int(g.foundation_cards)
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+@pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
 def test_rollouts_play_the_documented_base_policy(variant: Variant) -> None:
     for seed in range(2):
         game, deck = _dealt(variant, seed)
@@ -97,7 +98,7 @@ def test_bad_rollout_requests_are_refused() -> None:
         rollout_values(variant, None, deck, [], [10_000], 10)
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+@pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
 def test_the_ordering_pick_is_the_base_policys_first_choice(variant: Variant) -> None:
     """ordering_pick (the planner's ``order=1``) takes the move the base policy would: the most
     foundation cards won, then the highest move priority, then the lowest id."""

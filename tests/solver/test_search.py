@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from patience_gym.games import VARIANTS, get_variant
+from patience_gym.games import get_variant
 from patience_gym.native import make_game, native_available
 from patience_gym.solver import solve_deal
-from tests.helpers import replay_wins
+from tests.helpers import PORTED, replay_wins
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver runs on the native engine")
 
@@ -29,7 +29,7 @@ NO_CHEAP_WIN = {"StLouis-v0", "LightAndShade-v0"}
         pytest.param(v, marks=pytest.mark.skip(reason="no win found within 100,000 nodes (docs/solver.md)"))
         if v.env_name in NO_CHEAP_WIN
         else v
-        for v in VARIANTS
+        for v in PORTED
     ],
     ids=lambda v: v.env_name,
 )

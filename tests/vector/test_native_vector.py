@@ -16,14 +16,13 @@ from gymnasium.error import ResetNeeded
 
 import patience_gym  # noqa: F401
 from patience_gym.env import ActionOutsideSpace, PatienceEnv
-from patience_gym.games import VARIANTS
-from patience_gym.native import native_available, native_games
+from patience_gym.native import native_available
 from patience_gym.vector import PatienceVectorEnv
+from tests.helpers import PORTED
 
 if not native_available():  # pragma: no cover
     pytest.fail("the native engine is not built (pip install -e . with a C++17 compiler)", pytrace=False)
 
-PORTED = [v for v in VARIANTS if v.game.__name__ in native_games()]
 KLONDIKE = "patience_gym/Klondike-v0"
 
 

@@ -17,9 +17,9 @@ from agents.registry import make_policy
 from patience_gym.core.cards import card_name
 from patience_gym.determinize import unseen_positions
 from patience_gym.env import PatienceEnv
-from patience_gym.games import VARIANTS
 from patience_gym.games.nestor import rectified_deal
 from patience_gym.native import native_available
+from tests.helpers import PORTED
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the planner's solver needs the native engine")
 
@@ -93,7 +93,7 @@ def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, 
     assert chosen >= 5, "too few real choices (not forced) before the deals could be told apart"
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+@pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
 def test_the_planner_takes_legal_actions_only(variant: Any) -> None:
     env = gym.make(variant.env_id)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]

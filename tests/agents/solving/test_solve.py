@@ -16,10 +16,10 @@ from agents.cli import main
 from agents.solving.chunks import SolveConfig, parse_seeds
 from agents.solving.labels import header_lines, label_path, read_labels
 from agents.solving.solve import deepen_unknown, label_seeds
-from patience_gym.games import VARIANTS, get_variant
+from patience_gym.games import get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import Label, solve_deal
-from tests.helpers import LABELS, replay_wins
+from tests.helpers import LABELS, PORTED, replay_wins
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver runs on the native engine")
 
@@ -29,7 +29,7 @@ def _stored(env_name: str) -> list[Label]:
     return [lb for lb in read_labels(path).values() if lb.label == "won"] if path.exists() else []
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.env_name)
+@pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
 def test_stored_solutions_replay(variant):
     won = _stored(variant.env_name)
     if not won:
