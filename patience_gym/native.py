@@ -97,7 +97,8 @@ def check_engine(engine: str, variant: Variant) -> None:
         if variant.game.__name__ not in mod.games():
             ported = ", ".join(sorted(mod.games())) or "none"
             raise ValueError(
-                f"{variant.env_name} has no native engine yet (native: {ported}); use engine='python'"
+                f"{variant.env_name} has no native engine yet (native: {ported}): its environment plays "
+                "with engine='python'; the solver, rollouts, the planner and the batched env need the port"
             )
 
 
