@@ -455,8 +455,9 @@ class _SB3VecEnvMixin(_VecEnvBase):
                 infos[i]["terminal_observation"] = b.obs[i].copy()
                 infos[i]["TimeLimit.truncated"] = bool(b.truncated[i] and not b.terminated[i])
             b.reset_rows(dones)  # sb3 resets at once; the new deal's observation is returned
-            for i in np.flatnonzero(dones).tolist():
-                self.reset_infos[i] = self._row_info(i)
+            rows = np.flatnonzero(dones)
+            for i, info in zip(rows.tolist(), self._infos(rows), strict=True):
+                self.reset_infos[i] = info
         return b.obs.copy(), rewards, dones, infos
 
     def close(self) -> None:
@@ -484,10 +485,13 @@ class _SB3VecEnvMixin(_VecEnvBase):
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
         raise AttributeError(f"the native batch has no settable attribute {attr_name!r}")
 
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> Any:
+        """``action_masks``: the masks of the rows asked for as one (rows, n) bool array (a copy),
+        a sequence of one mask per sub-env that ``np.stack`` (sb3-contrib's ``get_action_masks``,
+        once per step) takes as is, without a copy per sub-env."""
         rows = self._indices(indices)
         if method_name == "action_masks":
-            return [self.batch.mask[i].copy() for i in rows]
+            return self.batch.mask.copy() if indices is None else self.batch.mask[rows]
         if method_name == "render" and self.render_mode is None:
             return [None for _ in rows]
         raise AttributeError(f"the native batch has no method {method_name!r} for env_method")
@@ -495,19 +499,20 @@ class _SB3VecEnvMixin(_VecEnvBase):
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
         return [False for _ in self._indices(indices)]
 
-    def _row_info(self, i: int) -> dict[str, Any]:
+    def _infos(self, rows: np.ndarray | None = None) -> list[dict[str, Any]]:
+        """Each sub-env's ``info`` (of ``rows``, default all), as ``PatienceEnv`` reports one: built
+        column by column (one ``tolist`` per key, not N numpy scalars per key), once per step."""
         b = self.batch
-        info: dict[str, Any] = {
-            "won": bool(b.won[i]),
-            "foundation_cards": int(b.found[i]),
-            "action_mask": b.mask[i].astype(np.int8),
-            "illegal_action": bool(b.illegal[i]),
+        at: Any = slice(None) if rows is None else rows
+        columns: dict[str, list[Any]] = {
+            "won": b.won[at].tolist(),
+            "foundation_cards": b.found[at].tolist(),
+            "action_mask": list(b.mask[at].astype(np.int8)),  # rows of one fresh array per step
+            "illegal_action": b.illegal[at].tolist(),
         }
         for k, name in enumerate(b.extra_names):
             texts = b.extra_texts.get(name)
-            v = int(b.extras[i, k])
-            info[name] = texts[v] if texts else v
-        return info
-
-    def _infos(self) -> list[dict[str, Any]]:
-        return [self._row_info(i) for i in range(self.num_envs)]
+            values = b.extras[at, k].tolist()
+            columns[name] = [texts[v] for v in values] if texts else values
+        keys = list(columns)
+        return [dict(zip(keys, row, strict=True)) for row in zip(*columns.values(), strict=True)]
