@@ -4,10 +4,15 @@ For each variant, the same learner (sb3-contrib's ``MaskablePPO``, ``MlpPolicy``
 on two envs of the same sizes: the batched native env as ``vec_env: native`` builds it
 (:class:`~patience_gym.vector.PatienceSB3VecEnv`, N games in one native call, in ``VecMonitor``),
 and the ceiling, an sb3 ``VecEnv`` of N envs with the same observation size and action count whose
-step does no game work (a fixed observation, every action legal, no episode ever ends). The
+step does no game work (a fixed observation, a fixed mask, reward 0, no episode ever ends). The
 ceiling is what the learner alone costs: rollout collection (the policy's forward pass, the
 buffer) plus the PPO update. Rounds alternate real and ceiling (each model trained one warm-up
 rollout first) and the median of the rounds is printed; ``ratio`` is real / ceiling.
+
+The ceiling's mask (``--ceiling-mask``) is by default the real env's masks at its first deals
+(``dealt``: as few legal moves as the game has), since the learner's own cost depends on it:
+sb3-contrib's masked distribution (logits set to -1e8, then ``logsumexp``) runs slower on a mask
+with few legal moves than on ``all`` (every action legal), by up to 15% of a training step.
 
 Settings default to the fast ones of issue 35 (``configs/ppo/fast.yaml``): a [64, 64] network,
 N = 256, 32 steps per env per rollout, one epoch over the whole rollout as one batch, one torch
@@ -31,18 +36,20 @@ from common import run_script, variant_names  # benchmarks/common.py (the script
 DEFAULT_ENVS = ["Nestor-v0", "Klondike-v0"]
 
 
-def ceiling_env(n_envs: int, obs_size: int, n_actions: int) -> Any:
-    """An sb3 ``VecEnv`` of ``n_envs`` envs shaped as the variant's, whose step does no game work:
-    the same observation every step, reward 0, never done, every action legal."""
+def ceiling_env(masks: np.ndarray, obs_size: int) -> Any:
+    """An sb3 ``VecEnv`` of ``len(masks)`` envs shaped as the variant's, whose step does no game
+    work: the same observation every step, reward 0, never done, ``masks`` (N, n) the legal moves."""
     from gymnasium import spaces
     from stable_baselines3.common.vec_env import VecEnv
+
+    n_envs, n_actions = masks.shape
 
     class Ceiling(VecEnv):
         def __init__(self) -> None:
             obs_space = spaces.Box(0.0, 1.0, (obs_size,), np.float32)
             super().__init__(n_envs, obs_space, spaces.Discrete(n_actions))
             self.obs = np.random.default_rng(0).random((n_envs, obs_size), dtype=np.float32)
-            self.mask = np.ones((n_envs, n_actions), dtype=bool)
+            self.mask = masks.copy()
             self.rewards = np.zeros(n_envs, dtype=np.float32)
             self.dones = np.zeros(n_envs, dtype=bool)
 
@@ -110,7 +117,14 @@ def train_rate(model: Any, rollouts: int) -> float:
 def bench_variant(name: str, args: argparse.Namespace) -> tuple[float, float]:
     """Median steps/s of the real env and of the ceiling, rounds interleaved."""
     env = real_env(name, args.n_envs)
-    ceiling = ceiling_env(args.n_envs, env.observation_space.shape[0], int(env.action_space.n))
+    size, n_actions = env.observation_space.shape[0], int(env.action_space.n)
+    if args.ceiling_mask == "all":
+        masks = np.ones((args.n_envs, n_actions), dtype=bool)
+    else:  # a second batch, dealt as the real one is: its first positions' masks
+        dealt = real_env(name, args.n_envs)
+        dealt.reset()
+        masks = np.stack(dealt.env_method("action_masks"))
+    ceiling = ceiling_env(masks, size)
     models = {"real": learner(env, args), "ceiling": learner(ceiling, args)}
     per_rollout = args.n_envs * args.n_steps
     rollouts = max(1, -(-args.steps // per_rollout))
@@ -148,6 +162,9 @@ def main() -> None:
     parser.add_argument("--device", default="cpu", help="torch device")
     parser.add_argument("--steps", type=int, default=3 * 256 * 32, help="steps per round (whole rollouts)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (median printed)")
+    parser.add_argument(
+        "--ceiling-mask", choices=("dealt", "all"), default="dealt", help="the ceiling's fixed mask"
+    )
     args = parser.parse_args()
     counts = ("n_envs", "n_steps", "n_epochs", "threads", "steps", "rounds")
     for key in counts:
@@ -164,7 +181,8 @@ def main() -> None:
     batch = args.batch_size or args.n_envs * args.n_steps
     print(
         f"MaskablePPO MlpPolicy {args.net_arch}, N={args.n_envs}, n_steps={args.n_steps}, batch={batch}, "
-        f"epochs={args.n_epochs}, torch threads={args.threads}, {args.device}; median of {args.rounds} rounds"
+        f"epochs={args.n_epochs}, torch threads={args.threads}, {args.device}; "
+        f"ceiling mask {args.ceiling_mask}; median of {args.rounds} rounds"
     )
     print(f"{'env':<20}{'real steps/s':>14}{'ceiling steps/s':>17}{'ratio':>7}")
     for name in names:
