@@ -34,5 +34,6 @@ def test_eval_config_is_valid_and_runs(path: Path, capsys: pytest.CaptureFixture
 
 
 def test_every_ppo_config_has_an_eval_config() -> None:
-    ppo = {p.stem for p in (ROOT / "configs" / "ppo").glob("*.yaml")} - {"tiny", "defaults"}
+    # fast.yaml is a recipe for any variant (--set env=...), not one variant's row.
+    ppo = {p.stem for p in (ROOT / "configs" / "ppo").glob("*.yaml")} - {"tiny", "defaults", "fast"}
     assert ppo <= {p.stem for p in EVAL_CONFIGS}
