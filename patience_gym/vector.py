@@ -501,18 +501,19 @@ class _SB3VecEnvMixin(_VecEnvBase):
 
     def _infos(self, rows: np.ndarray | None = None) -> list[dict[str, Any]]:
         """Each sub-env's ``info`` (of ``rows``, default all), as ``PatienceEnv`` reports one: built
-        column by column (one ``tolist`` per key, not N numpy scalars per key), once per step."""
+        column by column (one ``tolist`` per key, a dict display per row: no numpy scalar per key
+        and row), once per step."""
         b = self.batch
         at: Any = slice(None) if rows is None else rows
-        columns: dict[str, list[Any]] = {
-            "won": b.won[at].tolist(),
-            "foundation_cards": b.found[at].tolist(),
-            "action_mask": list(b.mask[at].astype(np.int8)),  # rows of one fresh array per step
-            "illegal_action": b.illegal[at].tolist(),
-        }
+        masks = list(b.mask[at].astype(np.int8))  # rows of one fresh array per step
+        infos = [
+            {"won": won, "foundation_cards": found, "action_mask": mask, "illegal_action": illegal}
+            for won, found, mask, illegal in zip(
+                b.won[at].tolist(), b.found[at].tolist(), masks, b.illegal[at].tolist(), strict=True
+            )
+        ]
         for k, name in enumerate(b.extra_names):
             texts = b.extra_texts.get(name)
-            values = b.extras[at, k].tolist()
-            columns[name] = [texts[v] for v in values] if texts else values
-        keys = list(columns)
-        return [dict(zip(keys, row, strict=True)) for row in zip(*columns.values(), strict=True)]
+            for info, v in zip(infos, b.extras[at, k].tolist(), strict=True):
+                info[name] = texts[v] if texts else v
+        return infos
