@@ -66,8 +66,10 @@ class TrainConfig:
     n_envs: int = 8
     """Parallel environments feeding each rollout."""
     vec_env: Literal["dummy", "subproc", "native"] = "dummy"
-    """``dummy`` steps the envs in this process (best for these fast envs); ``subproc`` uses one
-    process per env."""
+    """``native`` steps all ``n_envs`` games in one native call (:mod:`patience_gym.vector`; the
+    fastest, as ``configs/ppo/fast.yaml`` trains; no move features or revisit shaping there);
+    ``dummy`` steps one Python env after another in this process; ``subproc`` uses one process per
+    env."""
     seed: int = 0
     """Seeds torch, numpy and the policy's sampling (not the deals: see ``train_deal_seed``)."""
     ppo: dict[str, Any] = field(default_factory=dict)
