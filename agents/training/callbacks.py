@@ -6,6 +6,7 @@ Imports sb3-contrib at the top: only :mod:`agents.training.sb3` imports this mod
 from __future__ import annotations
 
 import csv
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +93,14 @@ class ReportingEvalCallback(MaskableEvalCallback):
         self.history: list[Evaluation] = list(history or [])
         self._cards: list[int] = []
         write_evaluations(csv_path, self.history)
+
+    def _init_callback(self) -> None:
+        # With vec_env: native the training env is the batched engine (in a VecMonitor) and the
+        # evaluation env one Python-stepped game per episode, by design; stable-baselines3 warns
+        # whenever the two types differ, which here says nothing the user can act on.
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Training and eval env are not of the same type")
+            super()._init_callback()
 
     def _log_success_callback(self, locals_: dict[str, Any], globals_: dict[str, Any]) -> None:
         super()._log_success_callback(locals_, globals_)

@@ -25,6 +25,8 @@ def test_the_fast_config_is_reward_only_on_the_batched_env() -> None:
     assert cfg.policy_kwargs == {"net_arch": [64, 64]} and cfg.torch_threads == 1
 
 
+# The batched training env and the one-game evaluation env differ in type by design: no warning.
+@pytest.mark.filterwarnings("error:Training and eval env are not of the same type")
 def test_the_fast_config_trains_a_short_run(tmp_path: Path) -> None:
     from patience_gym.native import native_games
 
