@@ -4,14 +4,22 @@
 
     python scripts/results.py                          # every registered variant, 1,000 deals each
     python scripts/results.py --env Nestor-v0 --env Klondike-v0 --workers 2
-    python scripts/results.py --skip-train --episodes 200
+    python scripts/results.py --env Nestor-v0 --policy ppo   # only the PPO row, the others kept
 
-For each variant it reads ``configs/ppo/<variant>.yaml`` (``Klondike-v0`` -> ``klondike.yaml``,
-``LightAndShade-v0`` -> ``light_and_shade.yaml``), trains PPO from it unless the config's
-``output_dir`` already holds ``final_model.zip`` (``--retrain`` trains anyway, ``--skip-train`` never
-trains), then plays random, greedy and the PPO model (``best_model.zip``: the one that scored best
-on the periodic evaluation's own deals) on deals ``reset(seed=i)``, ``i`` in ``0 .. episodes-1``:
-seeds that training and its periodic evaluation never use (see :mod:`agents.training.sb3`).
+Each policy plays deals ``reset(seed=i)``, ``i`` in ``0 .. episodes-1``: seeds that training and its
+periodic validation never use (see :mod:`agents.training.sb3`).
+
+The ``ppo`` row is **reinforcement learning from the env's reward alone**: the model the package
+ships for the variant (``agents/data/models/<id>.zip``, ``ppo:<variant>``), trained by
+``patience-gym train <variant>`` from ``configs/ppo/<variant>.yaml`` and shipped by
+``scripts/ship_model.py``; the row records its config, learner, steps, wall time, seed and commit
+from the model's card. Where the training folders are here (``runs/ppo/<variant>`` and
+``runs/ppo/<variant>_seed<k>``), the row also gets the run's best checkpoint and the other training
+seeds' final models, played on the same deals (batched, :func:`agents.policies.ppo.play_batched`).
+
+Rows measured earlier and not rerun stay in the table: the ``ppo+rollouts (clone of rollout:16)``
+rows (``configs/ppo_rollouts/``: a model that reads rollout look-ahead as features and clones its
+teacher; not reinforcement learning) among them.
 
 Where ``patience-gym solve`` wrote labels for the variant (the package's, ``agents/data/labels/``),
 a row gives the deals winnable by a player who sees every card, and each policy's wins among them.
@@ -20,11 +28,9 @@ a row gives the deals winnable by a player who sees every card, and each policy'
 refreshes the winnable rows after new labels.
 
 Writes ``results/results.md`` (a Markdown table, with a plain verdict per variant) and
-``results/results.json``: the one generated copy of the table (the README links to it). A PPO row
-names what it measures: ``ppo+rollouts (clone of rollout:16)`` where the model cloned a teacher
-whose rollouts it reads as features, ``ppo (clone of greedy)``, or ``ppo (from scratch)``.
-Rows for variants not run this time are kept from the previous JSON, so variants can be (re)done
-one at a time.
+``results/results.json``: the one generated copy of the table (the README links to it). Rows for
+variants not run this time are kept from the previous JSON, so variants can be (re)done one at a
+time.
 """
 
 from __future__ import annotations
@@ -46,35 +52,67 @@ ROOT = Path(__file__).resolve().parent.parent
 WINNABLE = "winnable (every card seen)"
 
 
-def config_path(env_name: str) -> Path:
-    """``configs/ppo/<snake_case name>.yaml``: ``StLouis-v0`` -> ``st_louis.yaml``."""
+def run_dirs(env_name: str) -> list[Path]:
+    """The local training folders of the variant's reward-only PPO: ``runs/ppo/<stem>`` (seed 0, the
+    shipped run) first, then ``runs/ppo/<stem>_seed<k>``, those holding a final model."""
     stem = re.sub(r"(?<!^)(?=[A-Z])", "_", env_name.rsplit("-v", 1)[0]).lower()
-    return ROOT / "configs" / "ppo" / f"{stem}.yaml"
+    found = [ROOT / "runs" / "ppo" / stem, *sorted((ROOT / "runs" / "ppo").glob(f"{stem}_seed*"))]
+    return [d for d in found if (d / "final_model.zip").is_file()]
 
 
-def train_if_needed(env_name: str, skip: bool, retrain: bool) -> tuple[Path | None, dict[str, Any] | None]:
-    """The trained model's folder and its ``train_info.json`` (``None`` where there is no model)."""
-    from agents.training.config import load_config
-    from agents.training.sb3 import train
+def ppo_card(env_name: str) -> dict[str, Any] | None:
+    """The shipped model's card (config, learner, steps, wall time, seed, commit), or None."""
+    from agents.policies.ppo import shipped_models
 
-    path = config_path(env_name)
-    if not path.is_file():
-        print(f"{env_name}: no {path.relative_to(ROOT)}; PPO left out", file=sys.stderr)
-        return None, None
-    cfg = load_config(str(path))
-    out = Path(cfg.output_dir)
-    if not out.is_absolute():
-        out = ROOT / out
-        cfg.output_dir = str(out)
-    if retrain or (not skip and not (out / "final_model.zip").is_file()):
-        print(f"{env_name}: training {cfg.total_timesteps:,} steps into {out}", file=sys.stderr)
-        train(cfg, overwrite=retrain)
-    if not (out / "final_model.zip").is_file():
-        print(f"{env_name}: no model in {out}; PPO left out", file=sys.stderr)
-        return None, None
-    info_path = out / "train_info.json"
-    info = json.loads(info_path.read_text()) if info_path.is_file() else {}
-    return out, info
+    path = shipped_models() / f"{env_name}.json"
+    return json.loads(path.read_text()) if path.is_file() and path.with_suffix(".zip").is_file() else None
+
+
+def batched_row(model_path: Path, env_name: str, episodes: int) -> dict[str, Any]:
+    """A model's wins on seeds 0..episodes-1, played batched (the same deals as the table's rows)."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.evaluation.evaluate import wilson
+    from agents.policies.ppo import play_batched
+
+    play = play_batched(MaskablePPO.load(model_path, device="cpu"), env_name, range(episodes))
+    wins = int(play.won.sum())
+    return {
+        "wins": wins,
+        "games": episodes,
+        "win_rate": wins / episodes,
+        "ci95": list(wilson(wins, episodes)),
+    }
+
+
+def ppo_extras(env_name: str, episodes: int) -> dict[str, Any]:
+    """The shipped run's best checkpoint and every training seed's final model on the same deals,
+    where the training folders are here (an empty dict otherwise)."""
+    import yaml
+
+    extras: dict[str, Any] = {}
+    dirs = run_dirs(env_name)
+    if dirs and (dirs[0] / "best_model.zip").is_file():
+        info = json.loads((dirs[0] / "train_info.json").read_text())
+        best = info.get("best_evaluation") or {}
+        extras["best_checkpoint"] = {
+            **batched_row(dirs[0] / "best_model.zip", env_name, episodes),
+            "steps": best.get("steps"),
+        }
+    seeds = []
+    for d in dirs:
+        cfg = yaml.safe_load((d / "config.yaml").read_text())
+        info = json.loads((d / "train_info.json").read_text())
+        seeds.append(
+            {
+                "seed": cfg.get("seed", 0),
+                "steps": info["num_timesteps"],
+                **batched_row(d / "final_model.zip", env_name, episodes),
+            }
+        )
+    if len(seeds) > 1:
+        extras["training_seeds"] = seeds
+    return extras
 
 
 def row_key(env_name: str, env_kwargs: dict[str, Any]) -> str:
@@ -113,15 +151,13 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
 
 def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     env_kwargs = parse_sets(args.set)
-    if env_kwargs:  # PPO configs are per registered id; option runs compare the baselines only
-        out, info = None, None
-    else:
-        out, info = train_if_needed(env_name, args.skip_train, args.retrain)
-    specs = list(args.policy or ["random", "greedy"])
-    if out is not None and (not args.policy or "ppo" in args.policy):
-        specs = [sp for sp in specs if sp != "ppo"]
-        model = out / "best_model.zip"
-        specs.append(f"ppo:{model if model.is_file() else out / 'final_model.zip'}")
+    # PPO models are per registered id; option runs compare the baselines only
+    card = None if env_kwargs else ppo_card(env_name)
+    specs = [sp for sp in (args.policy or ["random", "greedy", "ppo"]) if sp != "ppo"]
+    if card is not None and (not args.policy or "ppo" in args.policy):
+        specs.append(f"ppo:{env_name}")
+    elif args.policy and "ppo" in args.policy:
+        print(f"{env_name}: no shipped PPO model (scripts/ship_model.py); PPO left out", file=sys.stderr)
     rows = []
     for spec in specs:
         r: Result = evaluate(
@@ -138,20 +174,9 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
         if spec != row["policy"]:
             row["spec"] = spec
         row["won_seeds"] = [r.seed + e.index for e in r.episodes if e.won]
-        if spec.startswith("ppo:") and out is not None:
-            row["model"] = (
-                str(Path(spec[4:]).relative_to(ROOT)) if Path(spec[4:]).is_relative_to(ROOT) else spec[4:]
-            )
-            row["train_timesteps"] = (info or {}).get("num_timesteps")
-            row["train_seconds"] = (info or {}).get("seconds")
-            row["imitation_seconds"] = (info or {}).get("imitation_seconds")
-            trained = _trained_config(out)
-            row["revisit_penalty"] = trained.get("revisit_penalty", 0.0)
-            if trained:  # what the row measures (the table names it): a clone of its teacher (with
-                # rollout features, the teacher's look-ahead as inputs) or PPO from scratch; a
-                # model without its config.yaml stays plain "ppo" rather than be guessed at
-                row["teacher"] = (trained.get("imitation") or {}).get("teacher")
-                row["rollout_features"] = trained.get("rollout_features", 0)
+        if spec.startswith("ppo:") and card is not None:
+            row["card"] = card
+            row.update(ppo_extras(env_name, args.episodes))
         print(
             f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, "
             f"{r.mean_foundation_cards:.1f} cards ({r.seconds:.0f} s)",
@@ -226,24 +251,19 @@ def merge_rows(
     return sorted(rows, key=lambda r: ORDER.index(r["policy"]) if r["policy"] in ORDER else len(ORDER))
 
 
-def _trained_config(out: Path) -> dict[str, Any]:
-    """The resolved config saved beside the model (empty when missing)."""
-    import yaml
-
-    path = out / "config.yaml"
-    return (yaml.safe_load(path.read_text()) or {}) if path.is_file() else {}
-
-
 def _rate(row: dict[str, Any]) -> str:
     lo, hi = row["ci95"]
     return f"{100 * row['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def ppo_label(row: dict[str, Any]) -> str:
-    """A PPO row's name, saying what it measures: ``ppo+rollouts (clone of rollout:16)`` for a clone
+    """A PPO row's name, saying what it measures: ``ppo (reward only)`` for reinforcement learning
+    from the env's reward (a shipped model with its card), ``ppo+rollouts (clone of rollout:16)`` for a clone
     of a teacher whose rollouts the model reads as features (the teacher's look-ahead, not
     reinforcement learning), ``ppo (clone of greedy)``, ``ppo (from scratch)``; plain ``ppo`` for
     rows measured before the table recorded the teacher."""
+    if "card" in row:
+        return "ppo (reward only)"
     if "teacher" not in row:
         return "ppo"
     if not row["teacher"]:
@@ -255,12 +275,19 @@ def verdict(rows: list[dict[str, Any]]) -> str:
     """A plain sentence: what the PPO row is, and how its wins (Wilson intervals) and cards compare
     with greedy's (and random's). A clone's lift is its teacher's, so no row is said to "beat"."""
     by = {r["policy"]: r for r in rows}
-    if "ppo" not in by:
-        return "no PPO model."
-    if by["ppo"].get("stale"):
-        return f"the PPO row is stale ({by['ppo']['stale']}): retrain to compare."
-    p, g, r = by["ppo"], by["greedy"], by["random"]
+    text = " ".join(
+        compare(by[k], by["greedy"], by["random"]) for k in by if k.startswith("ppo") and "greedy" in by
+    )
+    if "ppo" not in by or "card" not in by["ppo"]:
+        text = "no reward-only PPO model yet. " + text
+    return text.strip() or "no PPO model."
+
+
+def compare(p: dict[str, Any], g: dict[str, Any], r: dict[str, Any]) -> str:
+    """One PPO row against greedy and random: wins (Wilson intervals apart or not) and cards."""
     name = ppo_label(p)
+    if p.get("stale"):
+        return f"the {name} row is stale ({p['stale']}): retrain to compare."
     pc, gc = p["mean_foundation_cards"], g["mean_foundation_cards"]
     more = "more" if pc > gc else "fewer" if pc < gc else "as many"
     cards = f"{more} cards on the foundations ({pc:.1f} vs {gc:.1f})"
@@ -280,6 +307,16 @@ def verdict(rows: list[dict[str, Any]]) -> str:
         text += " The lift is the teacher's look-ahead, not reinforcement learning."
     if p["win_rate"] <= r["win_rate"] and p["mean_foundation_cards"] <= r["mean_foundation_cards"]:
         text += " It plays no better than random."
+    best = p.get("best_checkpoint")
+    if best:
+        text += f" The run's best validation checkpoint ({best['steps']:,} steps) wins {_rate(best)}."
+    seeds = p.get("training_seeds")
+    if seeds:
+        rates = [100 * x["win_rate"] for x in seeds]
+        text += (
+            f" Training seeds {', '.join(str(x['seed']) for x in seeds)}: "
+            f"{', '.join(f'{v:.1f}%' for v in rates)} (spread {max(rates) - min(rates):.1f} points)."
+        )
     return text
 
 
@@ -306,7 +343,13 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
                 )
                 continue
             budget = ""
-            if r["policy"] == "ppo" and r.get("train_timesteps"):
+            card = r.get("card")
+            if card:
+                budget = (
+                    f"{card['learner']}, `{card['config']}`, {card['steps']:,} steps, "
+                    f"{card['train_seconds'] / 60:.0f} min, seed {card['seed']}, commit {card['commit']}"
+                )
+            elif r["policy"].startswith("ppo") and r.get("train_timesteps"):
                 secs = r.get("train_seconds")
                 budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")
                 if r.get("imitation_seconds"):
@@ -316,7 +359,7 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             policy = r["policy"]
             if policy == "planner" and ":" in r.get("spec", ""):  # its settings: rows may differ
                 policy += f" ({r['spec'].split(':', 1)[1]})"
-            if policy == "ppo":  # what the row measures: a clone or PPO itself
+            if policy.startswith("ppo"):  # what the row measures: a clone or PPO itself
                 policy = ppo_label(r)
             if r.get("stale"):
                 policy += f" (stale: {r['stale']})"
@@ -348,10 +391,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--env", action="append", help="variant(s) to run (default: every registered one)")
     parser.add_argument("--episodes", type=int, default=1000, help="held-out deals per policy (seeds 0..N-1)")
     parser.add_argument("--workers", type=int, default=1, help="processes for the evaluation")
-    parser.add_argument(
-        "--skip-train", action="store_true", help="never train; PPO only where a model exists"
-    )
-    parser.add_argument("--retrain", action="store_true", help="train even where a model exists")
     parser.add_argument(
         "--labels-only",
         action="store_true",

@@ -21,7 +21,12 @@ import agents
 from agents.common.config import ConfigError
 
 #: The config kinds: the folders under ``configs/`` and the command each serves.
-KINDS = {"ppo": "train", "rllib": "train --trainer rllib", "eval": "evaluate"}
+KINDS = {
+    "ppo": "train",
+    "ppo_rollouts": "train configs/ppo_rollouts/<name>.yaml",
+    "rllib": "train --trainer rllib",
+    "eval": "evaluate",
+}
 #: A kind's shared recipe, the file the others start from (not a config to run by itself).
 DEFAULTS = "defaults"
 

@@ -24,6 +24,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,19 +35,53 @@ import numpy as np
 from agents.policies.features import MoveFeaturizer, feature_size
 from patience_gym.env import PatienceEnv
 
+#: The learner behind every ``ppo`` model here (the results table names it in each row).
+LEARNER = "sb3-contrib MaskablePPO"
+
+
+def shipped_models() -> Path:
+    """The folder of the reward-only PPO models the package ships (``agents/data/models/``):
+    ``<Variant>-v0.zip`` and its ``.json`` card (config, learner, steps, wall time, commit)."""
+    from agents.common.data import package_data
+
+    return package_data("data", "models")
+
+
+def shipped_model(name: str) -> Path | None:
+    """The shipped model a name means (``nestor``, ``Nestor``, ``Nestor-v0``,
+    ``patience_gym/Nestor-v0``), or None when the name is no variant or none is shipped for it."""
+    from patience_gym.games import VARIANTS
+
+    def plain(text: str) -> str:
+        return text.removeprefix("patience_gym/").removesuffix("-v0").replace("_", "").lower()
+
+    for variant in VARIANTS:
+        if plain(variant.env_name) == plain(name):
+            path = shipped_models() / f"{variant.env_name}.zip"
+            return path if path.is_file() else None
+    return None
+
 
 def resolve_model_path(path: str | Path) -> Path:
-    """A model file, or a training folder (its ``best_model.zip``, else ``final_model.zip``)."""
+    """A model file; a training folder (its ``final_model.zip``: the model a run ends with is the
+    one scored; else ``best_model.zip``); or a variant's name for the model the package ships."""
     p = Path(path)
     if p.is_dir():
-        for name in ("best_model.zip", "final_model.zip"):
+        for name in ("final_model.zip", "best_model.zip"):
             if (p / name).is_file():
                 return p / name
-        raise ValueError(f"ppo:{path}: the folder holds neither best_model.zip nor final_model.zip")
+        raise ValueError(f"ppo:{path}: the folder holds neither final_model.zip nor best_model.zip")
     if not p.is_file() and p.with_suffix(".zip").is_file():
         p = p.with_suffix(".zip")
     if not p.is_file():
-        raise ValueError(f"ppo:{path}: no such model file")
+        shipped = shipped_model(str(path))
+        if shipped is not None:
+            return shipped
+        names = sorted(m.stem for m in shipped_models().glob("*.zip")) if shipped_models().is_dir() else []
+        raise ValueError(
+            f"ppo:{path}: no such model file, and no shipped model of that name "
+            f"(shipped: {', '.join(names) or 'none'})"
+        )
     return p
 
 
@@ -111,3 +147,76 @@ class PPOPolicy:
         if self.featurizer is not None:
             self.featurizer.played(int(action))
         return int(action)
+
+
+@dataclass(frozen=True)
+class BatchedPlay:
+    """One game per deal, played by a model on the batched native engine: per-deal results, in
+    the order of the seeds."""
+
+    seeds: list[int]
+    won: np.ndarray
+    foundation_cards: np.ndarray
+    length: np.ndarray
+    reward: np.ndarray
+
+    @property
+    def win_rate(self) -> float:
+        return float(self.won.mean()) if len(self.seeds) else 0.0
+
+
+def play_batched(
+    model: Any,
+    env_id: str,
+    seeds: Sequence[int],
+    *,
+    env_kwargs: dict[str, Any] | None = None,
+    reward: str = "foundation",
+    deterministic: bool = True,
+) -> BatchedPlay:
+    """Play deal ``reset(seed=s)`` for every ``s`` in ``seeds`` once, all at once on the batched
+    native engine (:class:`patience_gym.vector.PatienceVectorEnv`), each step one masked forward
+    pass of ``model`` (a ``MaskablePPO`` over the plain observation) for the whole batch.
+
+    Sub-env ``i`` deals seed ``seeds[i]`` as ``gym.make(id).reset(seed=seeds[i])`` does, so a
+    deterministic model wins here exactly the deals it wins through ``patience-gym evaluate
+    --policy ppo:<model>`` (a test compares the two). A model trained with move features needs
+    the Python wrapper and is refused.
+    """
+    from patience_gym.games import get_variant
+    from patience_gym.vector import PatienceVectorEnv
+
+    variant = get_variant(env_id)
+    seeds = [int(s) for s in seeds]
+    if not seeds:
+        raise ValueError("play_batched needs at least one seed")
+    venv = PatienceVectorEnv(
+        len(seeds), variant.env_name, max_episode_steps=variant.max_episode_steps, reward=reward,
+        **(env_kwargs or {}),
+    )  # fmt: skip
+    if model.observation_space.shape != venv.single_observation_space.shape:
+        raise ValueError(
+            f"the model reads observations {model.observation_space.shape}; {variant.env_id} gives "
+            f"{venv.single_observation_space.shape} (a move-feature model plays through ppo:<path>)"
+        )
+    n = len(seeds)
+    obs, info = venv.reset(seed=list(seeds))
+    done = np.zeros(n, dtype=bool)
+    won = np.zeros(n, dtype=bool)
+    cards = np.zeros(n, dtype=np.int64)
+    length = np.zeros(n, dtype=np.int64)
+    total = np.zeros(n, dtype=np.float64)
+    while not done.all():
+        masks = venv.action_masks()
+        masks[done] = True  # finished rows restart on this step whatever they play
+        actions, _ = model.predict(obs, action_masks=masks, deterministic=deterministic)
+        obs, rewards, terminated, truncated, info = venv.step(actions)
+        live = ~done
+        length[live] += 1
+        total[live] += rewards[live]
+        ended = live & (terminated | truncated)
+        won[ended] = info["won"][ended]
+        cards[ended] = info["foundation_cards"][ended]
+        done |= ended
+    venv.close()
+    return BatchedPlay(seeds, won, cards, length, total)

@@ -41,7 +41,13 @@ from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
 from torch import nn
 
 from agents.common.config import ConfigError
-from agents.training.callbacks import CSV_NAME, Evaluation, ReportingEvalCallback, read_evaluations
+from agents.training.callbacks import (
+    CSV_NAME,
+    BatchedEvalCallback,
+    Evaluation,
+    ReportingEvalCallback,
+    read_evaluations,
+)
 from agents.training.config import (
     TrainConfig,
     check_config,
@@ -97,6 +103,11 @@ def train(
     :class:`TrainingInterrupted` (a ``KeyboardInterrupt``) is raised.
     """
     check_config(cfg)  # a config edited after construction is checked again
+    if cfg.resume == "auto":
+        cfg, finished = resolve_auto_resume(cfg)
+        if finished is not None:
+            report(f"{cfg.output_dir} already holds a model trained to {finished:,} steps; nothing to do")
+            return Path(cfg.output_dir)
     out = prepare_output_dir(cfg, overwrite=overwrite)
     save_config(cfg, out / "config.yaml")
     if cfg.torch_threads is not None:
@@ -173,6 +184,37 @@ def _imitate(cfg: TrainConfig, model: MaskablePPO, out: Path, report: Callable[[
         f"imitation: {settings['teacher']} won {teacher_wins} deals; the policy agrees "
         f"with it on {100 * agreement:.1f}% of {len(demos.actions):,} decisions (saved imitation_model.zip)"
     )
+
+
+def saved_models(out: Path) -> list[tuple[int, Path]]:
+    """The models a run in ``out`` saved, with their step counts, fewest steps first: its
+    checkpoints (``checkpoints/ppo_<steps>_steps.zip``) and ``final_model.zip`` (its steps from
+    ``train_info.json``)."""
+    found: list[tuple[int, Path]] = []
+    for path in (out / "checkpoints").glob("ppo_*_steps.zip"):
+        steps = path.stem.removeprefix("ppo_").removesuffix("_steps")
+        if steps.isdigit():
+            found.append((int(steps), path))
+    info = out / "train_info.json"
+    if (out / "final_model.zip").is_file() and info.is_file():
+        data = json.loads(info.read_text())
+        if not data.get("interrupted"):
+            found.append((int(data["num_timesteps"]), out / "final_model.zip"))
+    return sorted(found, key=lambda item: (item[0], item[1].name == "final_model.zip"))
+
+
+def resolve_auto_resume(cfg: TrainConfig) -> tuple[TrainConfig, int | None]:
+    """``resume: auto``: the same command starts a run, continues it from its newest model after
+    an interruption, or extends a finished run when ``total_timesteps`` grew. Returns the config
+    with ``resume`` set to that model (``None``: a fresh run), and the step count when the run in
+    ``output_dir`` already reached ``total_timesteps`` (nothing to train)."""
+    models = saved_models(Path(cfg.output_dir))
+    if not models:
+        return dataclasses.replace(cfg, resume=None), None
+    steps, newest = models[-1]
+    if newest.name == "final_model.zip" and steps >= cfg.total_timesteps:
+        return dataclasses.replace(cfg, resume=None), steps
+    return dataclasses.replace(cfg, resume=str(newest)), None
 
 
 def prepare_output_dir(cfg: TrainConfig, *, overwrite: bool) -> Path:
@@ -278,9 +320,23 @@ def _checkpoint_callbacks(cfg: TrainConfig, out: Path) -> list[BaseCallback]:
     return [CheckpointCallback(max(1, cfg.checkpoint_freq // cfg.n_envs), str(out / "checkpoints"), "ppo")]
 
 
-def _eval_callback(
-    cfg: TrainConfig, out: Path, *, done: int, report: Callable[[str], None]
-) -> ReportingEvalCallback:
+def _eval_callback(cfg: TrainConfig, out: Path, *, done: int, report: Callable[[str], None]) -> BaseCallback:
+    history = read_evaluations(out / CSV_NAME, upto=done) if cfg.resume else None
+    if cfg.vec_env == "native" and not cfg.move_features:
+        batched = BatchedEvalCallback(
+            cfg.env,
+            check_env_options(cfg.env, cfg.env_kwargs),
+            reward=cfg.reward,
+            first_seed=cfg.eval_deal_seed,
+            episodes=cfg.eval_episodes,
+            every=cfg.eval_freq // cfg.n_envs,
+            out=out,
+            report=report,
+            history=history,
+        )
+        if cfg.resume:
+            batched.restore(out / "evaluations.npz", upto=done)
+        return batched
     cb = ReportingEvalCallback(
         make_eval_env(cfg),
         n_eval_episodes=cfg.eval_episodes,
@@ -291,9 +347,10 @@ def _eval_callback(
         verbose=cfg.verbose,
         csv_path=out / CSV_NAME,
         report=report,
-        history=read_evaluations(out / CSV_NAME, upto=done) if cfg.resume else None,
-        # After a warm start, evaluate at once: the cloned policy is a candidate for best_model.zip.
-        first=bool(cfg.imitation) and not cfg.resume,
+        history=history,
+        # Evaluate at once (the untrained network, or the clone after a warm start, the first point
+        # of the learning curve and a candidate for best_model.zip).
+        first=not cfg.resume,
     )
     if cfg.resume:
         _restore_evaluations(cb, out / "evaluations.npz", upto=done)
@@ -325,12 +382,15 @@ def _write_info(
     *,
     done: int,
     seconds: float,
-    eval_cb: ReportingEvalCallback | None,
+    eval_cb: BaseCallback | None,
     interrupted: bool = False,
     cloning: float = 0.0,
 ) -> dict[str, Any]:
-    history = eval_cb.history if eval_cb else []
+    history: list[Evaluation] = getattr(eval_cb, "history", [])
     best = max(history, key=lambda e: e.mean_reward, default=None)  # as best_model.zip is chosen
+    earlier = 0.0  # the training time of the run resumed from, when it trained in this folder
+    if cfg.resume and (out / "train_info.json").is_file():
+        earlier = float(json.loads((out / "train_info.json").read_text()).get("total_seconds", 0.0))
     info = {
         "env": cfg.env,
         "num_timesteps": int(model.num_timesteps),
@@ -338,6 +398,7 @@ def _write_info(
         "resumed_at": done,
         "interrupted": interrupted,
         "seconds": round(seconds, 1),
+        "total_seconds": round(earlier + seconds, 1),  # every stretch of this run, resumed ones included
         "steps_per_second": round((model.num_timesteps - done) / seconds, 1) if seconds else None,
         "imitation_seconds": round(cloning, 1),  # the warm start's teacher games and epochs, before PPO
         "best_evaluation": dataclasses.asdict(best) if best else None,

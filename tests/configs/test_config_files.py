@@ -15,12 +15,10 @@ import yaml
 from agents.common.config import DEFAULTS_KEY
 from tests.helpers import ROOT
 
-KINDS = ("ppo", "eval", "rllib")
+KINDS = ("ppo", "ppo_rollouts", "eval", "rllib")
 #: The files that do not start from their kind's defaults, and why.
 STANDALONE = {
     "ppo/tiny.yaml": "the tests' smoke run: a few hundred steps, SB3's own settings",
-    "ppo/klondike.yaml": "a flat network trained from scratch, not the move-scorer recipe",
-    "ppo/fast.yaml": "reward only on the batched engine: no move features, teacher or rollouts to take away",
     "rllib/tiny.yaml": "the tests' smoke run on Ray",
 }
 FILES = sorted(p for kind in KINDS for p in (ROOT / "configs" / kind).glob("*.yaml") if p.stem != "defaults")

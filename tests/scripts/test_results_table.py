@@ -128,3 +128,36 @@ def test_each_ppo_row_says_what_it_measures() -> None:
     assert "beats" not in table
     assert "not reinforcement learning" in results.verdict([*base, clone])
     assert "not reinforcement learning" not in results.verdict([*base, scratch])
+
+
+def test_the_reward_only_row_names_its_config_learner_budget_and_commit() -> None:
+    """The ppo row of a shipped model says what made it (from the model's card), and the verdict
+    gives the run's best checkpoint and the training seeds' spread; a clone stays its own row."""
+    results = _script()
+
+    def row(policy: str, wins: int, ci: list[float], **extra: Any) -> dict[str, Any]:
+        return {"policy": policy, "games": 100, "wins": wins, "win_rate": wins / 100, "ci95": ci,
+                "mean_foundation_cards": 10.0 + wins, "mean_length": 50.0, **extra}  # fmt: skip
+
+    card = {"learner": "sb3-contrib MaskablePPO", "config": "configs/ppo/nestor.yaml", "steps": 10_002_432,
+            "train_seconds": 300.0, "seed": 0, "commit": "abc1234"}  # fmt: skip
+    best = {"wins": 11, "games": 100, "win_rate": 0.11, "ci95": [0.06, 0.19], "steps": 7_500_000}
+    seeds = [
+        {"seed": s, "wins": w, "games": 100, "win_rate": w / 100, "ci95": [0, 1]}
+        for s, w in ((0, 14), (1, 12), (2, 9))
+    ]
+    ppo = row("ppo", 14, [0.08, 0.22], card=card, best_checkpoint=best, training_seeds=seeds)
+    clone = row("ppo+rollouts", 30, [0.22, 0.4], teacher="rollout:16", rollout_features=16)
+    rows = [row("random", 0, [0.0, 0.04]), row("greedy", 5, [0.02, 0.11]), ppo, clone]
+    table = results.markdown({"Nestor-v0": rows})
+    assert (
+        "| Nestor-v0 | ppo (reward only) | 100 | 14 | 14.0% [8.0, 22.0] |  | 24.0 | 50.0 | "
+        "sb3-contrib MaskablePPO, `configs/ppo/nestor.yaml`, 10,002,432 steps, 5 min, seed 0, "
+        "commit abc1234 |" in table
+    )
+    assert "| Nestor-v0 | ppo+rollouts (clone of rollout:16) | 100 | 30 |" in table
+    text = results.verdict(rows)
+    assert "best validation checkpoint (7,500,000 steps) wins 11.0% [6.0, 19.0]" in text
+    assert "Training seeds 0, 1, 2: 14.0%, 12.0%, 9.0% (spread 5.0 points)" in text
+    assert "not reinforcement learning" in text  # said of the clone's row, not of ppo's
+    assert results.verdict([*rows[:2], clone]).startswith("no reward-only PPO model yet.")

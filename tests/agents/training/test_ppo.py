@@ -238,13 +238,14 @@ def test_revisit_penalty_shapes_only_repeated_positions() -> None:
 
 def test_training_reports_each_evaluation_and_keeps_them_in_a_csv(tiny_run: Path) -> None:
     evals = [line for line in REPORTED if line.startswith("eval at")]
-    assert [e.split(" steps")[0] for e in evals] == ["eval at 128", "eval at 256"]
+    # the first before any update (the untrained network, after the first step of its 2 envs)
+    assert [e.split(" steps")[0] for e in evals] == ["eval at 2", "eval at 128", "eval at 256"]
     assert all("win rate " in e and "cards on the foundations" in e for e in evals)
     assert REPORTED[-1].startswith("trained Nestor-v0 to 256 steps in ") and "best model at " in REPORTED[-1]
     lines = (tiny_run / "evaluations.csv").read_text().splitlines()
     assert lines[0] == "steps,win_rate,mean_foundation_cards,mean_reward,mean_length"
     rows = [line.split(",") for line in lines[1:]]
-    assert [r[0] for r in rows] == ["128", "256"]
+    assert [r[0] for r in rows] == ["2", "128", "256"]
     assert all(0 <= float(r[1]) <= 1 and 0 < float(r[2]) <= 52 for r in rows)  # Nestor pairs some cards
     info = json.loads((tiny_run / "train_info.json").read_text())
     assert info["last_evaluation"]["steps"] == 256 and info["interrupted"] is False
@@ -334,7 +335,7 @@ def test_ctrl_c_in_patience_gym_train_exits_with_one_line(tmp_path: Path) -> Non
     sets = [f"output_dir={tmp_path}", "total_timesteps=10000000", "eval_freq=64", "checkpoint_freq=0"]
     args = ["train", TINY, *(arg for value in sets for arg in ("--set", value))]
     returncode, first, _, err = ctrl_c(args, first_line, timeout=120)
-    assert first.startswith("eval at 64 steps: win rate ")
+    assert first.startswith("eval at 2 steps: win rate ")  # the untrained network (2 envs), first
     assert returncode == 130 and err.count("\n") == 1, err
     assert err.startswith("patience-gym train: interrupted: interrupted at ")
     saved = Path(err.split("model saved to ")[1].split(";")[0])

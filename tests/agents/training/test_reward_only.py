@@ -1,0 +1,111 @@
+"""configs/ppo/: reward-only MaskablePPO on the batched native env. Every variant's config is
+reward-only and trains a short run that plays; the same command resumes an interrupted run,
+extends a finished one and does nothing once done; the validation curve starts from the untrained
+network and is played batched on exactly the deals ``patience-gym evaluate`` plays."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+
+from agents.evaluation.evaluate import evaluate
+from agents.policies.ppo import play_batched
+from agents.training.config import HELD_OUT_SEEDS, load_config
+from agents.training.sb3 import TrainingInterrupted, saved_models, train
+from tests.helpers import PORTED, ROOT
+
+#: Every variant's config; training needs its native port (the batched engine).
+VARIANTS = sorted(p for p in (ROOT / "configs" / "ppo").glob("*.yaml") if p.stem not in ("defaults", "tiny"))
+TRAINABLE = [p for p in VARIANTS if load_config(str(p)).env in {v.env_name for v in PORTED}]
+#: A short run: one rollout of the config's own 256 envs x 32 steps, validated on 4 deals.
+SHORT = [
+    "total_timesteps=8192",
+    "progress_bar=false",
+    "eval_episodes=4",
+    "eval_freq=8192",
+    "checkpoint_freq=8192",
+]
+
+
+def _rows(out: Path) -> list[dict[str, str]]:
+    with (out / "evaluations.csv").open() as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[p.stem for p in VARIANTS])
+def test_each_variant_config_is_reward_only(path: Path) -> None:
+    cfg = load_config(str(path))
+    assert cfg.vec_env == "native" and cfg.policy == "mlp" and cfg.reward == "foundation"
+    assert (
+        not cfg.move_features and not cfg.rollout_features and not cfg.imitation and not cfg.revisit_penalty
+    )
+    assert cfg.total_timesteps >= 10_000_000 and cfg.resume == "auto"
+    assert cfg.eval_deal_seed >= HELD_OUT_SEEDS and cfg.train_deal_seed >= HELD_OUT_SEEDS
+
+
+# The batched training env and the batched validation differ from sb3's one-env evaluation: no warning.
+@pytest.mark.filterwarnings("error:Training and eval env are not of the same type")
+@pytest.mark.parametrize("path", TRAINABLE, ids=[p.stem for p in TRAINABLE])
+def test_each_variant_config_trains_a_short_run_that_plays(path: Path, tmp_path: Path) -> None:
+    cfg = load_config(str(path), [*SHORT, f"output_dir={tmp_path}"])
+    out = train(cfg, report=lambda line: None)
+    assert (out / "final_model.zip").is_file() and (out / "best_model.zip").is_file()
+    assert [int(r["steps"]) for r in _rows(out)] == [0, 8192]  # the untrained network first
+    result = evaluate(cfg.env, f"ppo:{out}", episodes=2, seed=0)
+    assert result.games == 2 and all(e.length > 0 for e in result.episodes)
+
+
+def test_the_same_command_resumes_extends_and_then_does_nothing(tmp_path: Path) -> None:
+    nestor = str(ROOT / "configs" / "ppo" / "nestor.yaml")
+    lines: list[str] = []
+
+    class StopAt(BaseCallback):  # Ctrl-C once the run has passed 8,192 steps
+        def _on_step(self) -> bool:
+            if self.num_timesteps > 8192:
+                raise KeyboardInterrupt
+            return True
+
+    def run(steps: int, **kw: object) -> Path:
+        cfg = load_config(nestor, [*SHORT, f"total_timesteps={steps}", f"output_dir={tmp_path}"])
+        return train(cfg, report=lines.append, **kw)  # type: ignore[arg-type]
+
+    with pytest.raises(TrainingInterrupted) as stop:
+        run(32768, callbacks=[StopAt()])
+    assert stop.value.steps == 8192 + 256 and not (tmp_path / "final_model.zip").exists()
+    run(32768)  # resumes from the interruption's checkpoint
+    info = json.loads((tmp_path / "train_info.json").read_text())
+    assert info["resumed_at"] == 8192 + 256 and info["num_timesteps"] >= 32768  # whole rollouts
+    assert info["total_seconds"] >= info["seconds"]
+    first = info["num_timesteps"]
+    run(first + 8192)  # a finished run, extended: continues from its final model
+    info = json.loads((tmp_path / "train_info.json").read_text())
+    assert info["resumed_at"] == first and info["num_timesteps"] == first + 8192
+    steps = [int(r["steps"]) for r in _rows(tmp_path)]
+    assert steps[0] == 0 and steps == sorted(steps) and len(steps) == len(set(steps))
+    lines.clear()
+    assert run(first + 8192) == tmp_path  # done: nothing trained, nothing rewritten
+    assert lines == [f"{tmp_path} already holds a model trained to {first + 8192:,} steps; nothing to do"]
+    assert saved_models(tmp_path)[-1] == (first + 8192, tmp_path / "final_model.zip")
+
+
+def test_batched_validation_plays_the_deals_evaluate_plays(tmp_path: Path) -> None:
+    """play_batched (the validation curve, the table's extra rows) wins exactly the deals that
+    ``patience-gym evaluate --policy ppo:<model>`` wins, deal for deal."""
+    for env, stem in (("Nestor-v0", "nestor"), ("Klondike-v0", "klondike")):
+        cfg = load_config(
+            str(ROOT / "configs" / "ppo" / f"{stem}.yaml"), [*SHORT, f"output_dir={tmp_path / stem}"]
+        )
+        model_path = train(cfg, report=lambda line: None) / "final_model.zip"
+        batched = play_batched(MaskablePPO.load(model_path, device="cpu"), env, range(40))
+        one_by_one = evaluate(env, f"ppo:{model_path}", episodes=40, seed=0)
+        assert batched.won.tolist() == [e.won for e in one_by_one.episodes]
+        assert batched.foundation_cards.tolist() == [e.foundation_cards for e in one_by_one.episodes]
+        assert batched.length.tolist() == [e.length for e in one_by_one.episodes]
