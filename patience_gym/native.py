@@ -162,6 +162,7 @@ class NativeGame(Game[Any]):
         self._history: list[int] = []  # actions since the deal, for reference()
         self._twin: Twin | None = None  # made on the first reference() after a deal
         self._stepper: Any = None  # bind_buffers(): the env's mask and observation, written in place
+        self._behind: tuple[int, Any] | None = None  # previous_hash(): (moves replayed, a native game)
 
     def configure(self, **options: Any) -> None:  # pragma: no cover - the template configures
         raise NotImplementedError
@@ -174,6 +175,7 @@ class NativeGame(Game[Any]):
         self._pack = list(pack)
         self._history = []
         self._twin = None
+        self._behind = None
 
     def is_legal(self, action: int) -> bool:
         return bool(self._c.is_legal(action))
@@ -231,6 +233,32 @@ class NativeGame(Game[Any]):
     def observe(self, out: np.ndarray) -> None:
         self._c.observe(out)
 
+    # ---- the move features (patience_gym.move_features) ----------------------------------------
+
+    def previous_hash(self) -> int | None:
+        """The canonical hash of the position before the last move; None right after the deal.
+
+        Read from a second native game kept one move behind, brought up to date only when asked
+        (one move each time when asked after every move): nothing on the env's hot path."""
+        moves = len(self._history)
+        if moves == 0:
+            return None
+        behind = self.__dict__.get("_behind")
+        if behind is None or behind[0] > moves - 1:
+            c = _module().Game.make(self.PYTHON.__name__, encode_options(self.OPTIONS, self.options))
+            c.deal(self._pack)
+            behind = (0, c)
+        for a in self._history[behind[0] : moves - 1]:
+            behind[1].apply(a)
+        self._behind = (moves - 1, behind[1])
+        return int(behind[1].canonical_hash())
+
+    def move_features(self, fixed: np.ndarray, hidden: np.ndarray, out: np.ndarray) -> None:
+        """The move features of this position into the float32 (n_actions, K) ``out``, from the
+        variant's fixed columns and unseen-card entries (see patience_gym.move_features)."""
+        previous = self.previous_hash()
+        self._c.move_features(fixed, hidden, previous is not None, previous or 0, out)
+
     # ---- text: Python's, from the twin (C++ draws none) ----------------------------------------
 
     def render(self) -> str:
@@ -262,6 +290,7 @@ class NativeGame(Game[Any]):
         new._history = self._history[:]
         new._twin = None  # a twin is never shared: the clone replays its own when asked
         new._stepper = None  # the buffers belong to this game's env
+        new._behind = None
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:

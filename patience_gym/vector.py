@@ -28,6 +28,7 @@ from gymnasium.vector.utils import batch_space
 
 from patience_gym.core.cards import N_KINDS
 from patience_gym.env import REWARD_MODES, ActionOutsideSpace, PatienceEnv
+from patience_gym.move_features import BatchFeatures, with_features
 from patience_gym.native import EXTRA_TEXTS, RowTwins, _module, encode_options
 
 __all__ = ["NativeBatch", "PatienceSB3VecEnv", "PatienceVectorEnv"]  # noqa: F822 (PatienceSB3VecEnv: module __getattr__)
@@ -75,6 +76,7 @@ class NativeBatch:
         py_name = type(game).PYTHON.__name__  # type: ignore[attr-defined]
         # What builds the C++ batch, kept for a copy (pickle, deepcopy) to build its own.
         self.build_args = (py_name, encode_options(game.OPTIONS, game.options), n, REWARD_MODES.index(reward))
+        self.features: BatchFeatures | None = None  # enable_move_features()
         self.engine = self._build()
         self.extra_names: list[str] = list(self.engine.extra_names)
         self.extra_texts = EXTRA_TEXTS.get(py_name, {})
@@ -91,6 +93,7 @@ class NativeBatch:
         self.out = self._outputs()
         self.packs: np.ndarray = np.zeros((n, self.pack_size), dtype=np.int32)
         self._ordered = (np.arange(self.pack_size) % N_KINDS).astype(np.int32)
+        self._all_rows: np.ndarray = np.ones(n, dtype=bool)
         self.rngs: list[np.random.Generator] = [seeding.np_random(None)[0] for _ in range(n)]
         self.dealt = False
         # Native steps so far, and the count at each row's last deal: a row's steps since its deal
@@ -110,7 +113,16 @@ class NativeBatch:
             *self.build_args, self.template.illegal_reward, 0 if limit is None else int(limit)
         )
         engine.record(True)
+        if self.features is not None:
+            self.features.attach(engine)
         return engine
+
+    def enable_move_features(self) -> None:
+        """Keep each row's move features (:mod:`patience_gym.move_features`) in ``features.block``,
+        rewritten by every reset and step. Before the first reset."""
+        assert not self.dealt, "enable the move features before the first reset"
+        self.features = BatchFeatures(self.template.game, self.num_envs)
+        self.features.attach(self.engine)
 
     def _outputs(self) -> Any:
         """The native view of the output buffers (the numpy arrays above, written in place)."""
@@ -196,11 +208,15 @@ class NativeBatch:
         self.shuffle(rows)
         self.engine.reset(self.packs, rows, self.out)
         self.dealt = True
+        if self.features is not None:
+            self.features.update(self.engine, rows)
 
     def step(self, actions: np.ndarray, rows: np.ndarray) -> None:
         self.steps += 1
         self.shuffle(rows)
         self.engine.step(actions, self.packs, rows, self.out)
+        if self.features is not None:
+            self.features.update(self.engine, self._all_rows)
 
     def actions(self, actions: Any) -> np.ndarray:
         """``actions`` as N int64 ids of the action space, each refused as ``PatienceEnv.step``
@@ -279,6 +295,10 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     ``copy.deepcopy`` and pickling give an independent batch that steps on exactly as this one
     (the generator of :meth:`sample_legal_actions` excepted: it starts afresh).
 
+    ``move_features=True``: each observation is followed by its move features, ``n_actions * K``
+    float32 in [-1, 1] computed natively after every step (:mod:`patience_gym.move_features`;
+    always fresh arrays, whatever ``copy``).
+
     ``info`` holds, batched, what a single env's holds: ``won``, ``foundation_cards``,
     ``action_mask`` (N, n) ``int8``, ``illegal_action`` and the variant's extras, each with its
     ``_key`` mask (all True: every sub-env reports every key). ``action_masks()``: (N, n) bool.
@@ -301,6 +321,7 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         illegal_reward: float = -0.01,
         engine: str | None = None,
         copy: bool = True,
+        move_features: bool = False,
         **options: Any,
     ) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -316,6 +337,9 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.batch.twins = RowTwins(self.batch.template.game, self.batch.engine) if render_mode else None
         self.copy = copy
         self.single_observation_space = self.batch.template.observation_space
+        if move_features:
+            self.batch.enable_move_features()
+            self.single_observation_space = with_features(self.single_observation_space, self.batch.n_actions)
         self.single_action_space = self.batch.template.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, self.batch.n_actions))
@@ -370,6 +394,8 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         return int(b.engine.bytes_per_game) + int(rows)
 
     def _observations(self) -> np.ndarray:
+        if self.batch.features is not None:
+            return self.batch.features.observations(self.batch.obs)
         return self.batch.obs.copy() if self.copy else self.batch.obs
 
     def _info(self) -> dict[str, Any]:
@@ -416,9 +442,19 @@ class _SB3VecEnvMixin(_VecEnvBase):
     ``terminal_observation`` and ``TimeLimit.truncated`` at an episode's end, as sb3 expects.
     ``env_method("action_masks")`` (what sb3-contrib's ``get_action_masks`` calls) returns
     the masks of the sub-envs. Wrap it in ``VecMonitor`` for episode statistics.
+    ``move_features=True`` appends each sub-env's move features (:mod:`patience_gym.move_features`)
+    to its observations, the reset and terminal ones included: what
+    :class:`agents.policies.move_policy.MovePolicy` reads.
     """
 
-    def __init__(self, env_id: str, n_envs: int = 1, max_episode_steps: int | None = -1, **env_kwargs: Any):
+    def __init__(
+        self,
+        env_id: str,
+        n_envs: int = 1,
+        max_episode_steps: int | None = -1,
+        move_features: bool = False,
+        **env_kwargs: Any,
+    ):
         from patience_gym.games import get_variant
 
         variant = get_variant(env_id)
@@ -426,7 +462,11 @@ class _SB3VecEnvMixin(_VecEnvBase):
             max_episode_steps = variant.max_episode_steps
         self.render_mode = None
         self.batch = NativeBatch(n_envs, variant.env_name, max_episode_steps, **env_kwargs)
-        super().__init__(n_envs, self.batch.template.observation_space, self.batch.template.action_space)
+        space = self.batch.template.observation_space
+        if move_features:
+            self.batch.enable_move_features()
+            space = with_features(space, self.batch.n_actions)
+        super().__init__(n_envs, space, self.batch.template.action_space)
         self._actions = np.zeros(n_envs, dtype=np.int64)
         self._all = np.ones(n_envs, dtype=bool)
         self._none = np.zeros(n_envs, dtype=bool)
@@ -438,8 +478,7 @@ class _SB3VecEnvMixin(_VecEnvBase):
         self.batch.reset_rows(self._all)
         infos = self._infos()
         self.reset_infos = infos
-        out: np.ndarray = self.batch.obs.copy()
-        return out
+        return self._observations()
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = self.batch.actions(np.asarray(actions).reshape(self.num_envs))
@@ -452,13 +491,22 @@ class _SB3VecEnvMixin(_VecEnvBase):
         infos = self._infos()
         if dones.any():
             for i in np.flatnonzero(dones).tolist():
-                infos[i]["terminal_observation"] = b.obs[i].copy()
+                infos[i]["terminal_observation"] = self._observations(i)
                 infos[i]["TimeLimit.truncated"] = bool(b.truncated[i] and not b.terminated[i])
             b.reset_rows(dones)  # sb3 resets at once; the new deal's observation is returned
             rows = np.flatnonzero(dones)
             for i, info in zip(rows.tolist(), self._infos(rows), strict=True):
                 self.reset_infos[i] = info
-        return b.obs.copy(), rewards, dones, infos
+        return self._observations(), rewards, dones, infos
+
+    def _observations(self, row: Any = slice(None)) -> np.ndarray:
+        """The observations (of one ``row``, default all): a copy, the move features appended
+        when they are on."""
+        b = self.batch
+        if b.features is not None:
+            return b.features.observations(b.obs[row], row)
+        out: np.ndarray = b.obs[row].copy()
+        return out
 
     def close(self) -> None:
         pass

@@ -128,6 +128,13 @@ class PPOPolicy:
             self.featurizer.reset()
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        from agents.policies.move_policy import is_move_policy, observe_with_features
+
+        if is_move_policy(self.model):  # the batched engine's move features, for this one game
+            action, _ = self.model.predict(
+                observe_with_features(env, obs), action_masks=env.action_masks(), deterministic=True
+            )
+            return int(action)
         trained_actions = getattr(self.model.action_space, "n", None)
         trained = self.model.observation_space.shape
         n = env.game.n_actions
@@ -181,8 +188,9 @@ def play_batched(
     Sub-env ``i`` deals seed ``seeds[i]`` as ``gym.make(id).reset(seed=seeds[i])`` does, so a
     deterministic model wins here exactly the deals it wins through ``patience-gym evaluate
     --policy ppo:<model>`` (a test compares the two). A model trained with move features needs
-    the Python wrapper and is refused.
+    the Python wrapper and is refused; a ``move_policy`` model gets the batch's move features.
     """
+    from agents.policies.move_policy import is_move_policy
     from patience_gym.games import get_variant
     from patience_gym.vector import PatienceVectorEnv
 
@@ -192,7 +200,7 @@ def play_batched(
         raise ValueError("play_batched needs at least one seed")
     venv = PatienceVectorEnv(
         len(seeds), variant.env_name, max_episode_steps=variant.max_episode_steps, reward=reward,
-        **(env_kwargs or {}),
+        move_features=is_move_policy(model), **(env_kwargs or {}),
     )  # fmt: skip
     if model.observation_space.shape != venv.single_observation_space.shape:
         raise ValueError(

@@ -94,8 +94,12 @@ class TrainConfig:
     rollouts' average foundation cards, its gap to the best move's, the rollout choice;
     :mod:`agents.policies.features`). 0 (the default): no rollouts. The look-ahead is the base policy's,
     computed in the native engine, not learnt; ``rollout:N`` plays its choice alone."""
-    policy: Literal["mlp", "move_scorer"] = "mlp"
-    """``mlp``: sb3's flat MLP over the observation, one output per action. ``move_scorer``
+    policy: Literal["mlp", "move_policy", "move_scorer"] = "mlp"
+    """``mlp``: sb3's flat MLP over the observation, one output per action. ``move_policy`` (needs
+    ``vec_env: native``): every legal move scored by one network shared by all moves, from an
+    encoding of the board and the move's features computed in the batched engine (what it gains,
+    uncovers, opens, where from and to; :mod:`agents.policies.move_policy`), a masked softmax
+    over the scores, the value read from the board alone. ``move_scorer``
     (needs ``move_features``): each action's logit adds a small MLP shared by all actions scoring
     that move's features (:mod:`agents.policies.move_scorer`)."""
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
@@ -198,8 +202,15 @@ def _check_policy(cfg: TrainConfig) -> None:
         )
     if "feature_rollouts" in cfg.policy_kwargs:
         raise ConfigError("key 'policy_kwargs.feature_rollouts' is set from the key 'rollout_features'")
-    if "scorer_arch" in cfg.policy_kwargs and cfg.policy != "move_scorer":
-        raise ConfigError("key 'policy_kwargs.scorer_arch' is a setting of policy: move_scorer only")
+    if "scorer_arch" in cfg.policy_kwargs and cfg.policy not in ("move_scorer", "move_policy"):
+        raise ConfigError(
+            "key 'policy_kwargs.scorer_arch' is a setting of policy: move_policy or move_scorer only"
+        )
+    if cfg.policy == "move_policy" and cfg.vec_env != "native":
+        raise ConfigError(
+            "keys 'policy' and 'vec_env': policy move_policy reads the move features the batched engine "
+            "computes; set vec_env: native"
+        )
     if cfg.vec_env == "native" and cfg.move_features:
         raise ConfigError(
             "keys 'vec_env' and 'move_features': the native batch steps every game in C++, where the "

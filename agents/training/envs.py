@@ -66,7 +66,11 @@ def make_train_env(cfg: TrainConfig, *, first_deal: int) -> VecEnv:
         from patience_gym.vector import PatienceSB3VecEnv
 
         native = PatienceSB3VecEnv(
-            get_variant(cfg.env).env_id, n_envs=cfg.n_envs, reward=cfg.reward, **cfg.env_kwargs
+            get_variant(cfg.env).env_id,
+            n_envs=cfg.n_envs,
+            reward=cfg.reward,
+            move_features=cfg.policy == "move_policy",
+            **cfg.env_kwargs,
         )
         native.seed(first_deal)
         return VecMonitor(native)

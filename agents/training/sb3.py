@@ -290,6 +290,10 @@ def _model(cfg: TrainConfig, out: Path) -> tuple[MaskablePPO, int]:
 
 
 def _policy_class(cfg: TrainConfig) -> str | type[Any]:
+    if cfg.policy == "move_policy":
+        from agents.policies.move_policy import MovePolicy
+
+        return MovePolicy
     if cfg.policy == "move_scorer":
         from agents.policies.move_scorer import MoveScorerPolicy
 

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace pg {
 
@@ -81,6 +82,7 @@ void BatchedGames::deal_row(int i, const std::int32_t* pack, const StepBuffers& 
     const int left = win_cards_ - g.foundation_cards();
     to_win_[static_cast<std::size_t>(i)] = left > 1 ? left : 1;
     elapsed_[static_cast<std::size_t>(i)] = 0;
+    if (features_) has_previous_[static_cast<std::size_t>(i)] = 0;
     write_row(i, out);
     out.reward[i] = 0.0;
     out.terminated[i] = out.truncated[i] = out.illegal[i] = 0;
@@ -117,6 +119,10 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
             diff = written_[row] != 0;
             if (diff) g.unobserve_move(static_cast<int>(a), out.obs + row * static_cast<std::size_t>(obs_size_));
             const int before = g.foundation_cards();
+            if (features_) {
+                previous_[row] = g.canonical_hash();
+                has_previous_[row] = 1;
+            }
             g.apply(static_cast<int>(a));
             if (record_) played_[row].push_back(static_cast<int>(a));
             if (reward_mode_ == 1) {
@@ -137,6 +143,26 @@ void BatchedGames::step(const std::int64_t* actions, const std::int32_t* packs, 
         out.terminated[i] = terminated ? 1 : 0;
         out.truncated[i] = (max_steps_ > 0 && elapsed >= max_steps_) ? 1 : 0;
         out.illegal[i] = illegal ? 1 : 0;
+    }
+}
+
+void BatchedGames::set_move_features(MoveFeatureSpec spec) {
+    if (spec.fixed.size() != static_cast<std::size_t>(n_actions_) * N_FIXED)
+        throw std::invalid_argument("the move features' fixed columns must have n_actions rows");
+    for (int k : spec.hidden)
+        if (k < 0 || k >= obs_size_) throw std::invalid_argument("an unseen-card index is outside the observation");
+    features_ = std::make_unique<MoveFeatureSpec>(std::move(spec));
+    previous_.assign(games_.size(), 0);
+    has_previous_.assign(games_.size(), 0);  // known from each game's next move on
+}
+
+void BatchedGames::move_features(const std::uint8_t* rows, float* out) {
+    if (!features_) throw std::logic_error("set_move_features() first");
+    const auto block = static_cast<std::size_t>(n_actions_) * MOVE_FEATURES;
+    for (int i = 0; i < size(); ++i) {
+        const auto row = static_cast<std::size_t>(i);
+        if (rows[i]) pg::move_features(*games_[row], *features_, has_previous_[row] != 0, previous_[row],
+                                       out + row * block, scratch_);
     }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core.hpp"
+#include "move_features.hpp"
 
 namespace pg {
 
@@ -70,6 +71,13 @@ public:
     const std::vector<int>& played(int i) const { return played_.at(static_cast<std::size_t>(i)); }
     std::uint64_t deals(int i) const { return deals_.at(static_cast<std::size_t>(i)); }
 
+    // The move features (move_features.hpp) of every game of rows (0/1 per game) into out, (n,
+    // n_actions, MOVE_FEATURES). set_move_features first: from then on each game keeps the
+    // canonical hash of its position before its last move (column "undoes"), one hash per move.
+    void set_move_features(MoveFeatureSpec spec);
+    void move_features(const std::uint8_t* rows, float* out);
+    bool has_move_features() const { return features_ != nullptr; }
+
 private:
     void deal_row(int i, const std::int32_t* pack, const StepBuffers& out);
     void write_row(int i, const StepBuffers& out, int moved = -1);
@@ -92,6 +100,10 @@ private:
     bool record_ = false;
     std::vector<std::vector<int>> played_;
     std::vector<std::uint64_t> deals_;
+    std::unique_ptr<MoveFeatureSpec> features_;
+    MoveFeatureScratch scratch_;
+    std::vector<std::uint64_t> previous_;  // each game's position before its last move (hash)
+    std::vector<std::uint8_t> has_previous_;
 };
 
 }  // namespace pg

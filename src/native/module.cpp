@@ -16,6 +16,7 @@
 #include "batched.hpp"
 #include "beam.hpp"
 #include "core.hpp"
+#include "move_features.hpp"
 #include "rollout.hpp"
 #include "solver.hpp"
 
@@ -121,6 +122,20 @@ struct Stepper {
     }
 };
 
+// The variant's side of the move features, as patience_gym.move_features builds it: per action
+// its fixed columns, and the observation indices that count unseen cards.
+pg::MoveFeatureSpec feature_spec(int n_actions, int obs_size, const Mat<float>& fixed, const Vec<std::int32_t>& hidden) {
+    check_mat("fixed columns", fixed, static_cast<std::size_t>(n_actions), static_cast<std::size_t>(pg::N_FIXED));
+    pg::MoveFeatureSpec spec;
+    spec.fixed.assign(fixed.data(), fixed.data() + fixed.size());
+    spec.hidden.assign(hidden.data(), hidden.data() + hidden.size());
+    for (int k : spec.hidden)
+        if (k < 0 || k >= obs_size) throw std::out_of_range("unseen-card index " + std::to_string(k) + " is outside the observation");
+    return spec;
+}
+
+using Block = nb::ndarray<float, nb::ndim<3>, nb::c_contig, nb::device::cpu>;
+
 }  // namespace
 
 NB_MODULE(_native, m) {
@@ -207,6 +222,18 @@ NB_MODULE(_native, m) {
             return nb::bytes(key.data(), key.size());
         })
         .def("canonical_hash", &pg::Game::canonical_hash)  // the solver's hash of that key, for tests
+        .def(
+            "move_features",
+            [](const pg::Game& g, Mat<float> fixed, Vec<std::int32_t> hidden, bool has_previous,
+               std::uint64_t previous, Mat<float> out) {
+                check_mat("features", out, static_cast<std::size_t>(g.n_actions()), pg::MOVE_FEATURES);
+                const pg::MoveFeatureSpec spec = feature_spec(g.n_actions(), g.obs_size(), fixed, hidden);
+                pg::MoveFeatureScratch scratch;
+                pg::move_features(g, spec, has_previous, previous, out.data(), scratch);
+            },
+            "fixed"_a, "hidden"_a, "has_previous"_a, "previous"_a, "out"_a.noconvert(),
+            "The move features of this position into the float32 (n_actions, K) array ``out`` "
+            "(move_features.hpp); ``previous``: the canonical hash before the last move, if ``has_previous``.")
         .def("move_priority", [](const pg::Game& g, int a) {  // the solver's ordering (core.hpp)
             check_action(g, a);
             return g.move_priority(a);
@@ -283,6 +310,25 @@ NB_MODULE(_native, m) {
             "mask"_a, "out"_a.noconvert(), "A random legal action per game (0 where none) into ``out``.")
         .def("seed_sampler", &pg::BatchedGames::seed_sampler, "seed"_a)
         .def(
+            "set_move_features",
+            [](pg::BatchedGames& b, Mat<float> fixed, Vec<std::int32_t> hidden) {
+                b.set_move_features(feature_spec(b.n_actions(), b.obs_size(), fixed, hidden));
+            },
+            "fixed"_a, "hidden"_a,
+            "Turn the move features on (move_features.hpp): each game keeps its position before its last move.")
+        .def(
+            "move_features",
+            [](pg::BatchedGames& b, Vec<bool> rows, Block out) {
+                const auto n = static_cast<std::size_t>(b.size());
+                check_len("rows", rows, n);
+                if (out.shape(0) != n || out.shape(1) != static_cast<std::size_t>(b.n_actions()) ||
+                    out.shape(2) != static_cast<std::size_t>(pg::MOVE_FEATURES))
+                    throw std::invalid_argument("features must have shape (n, n_actions, K)");
+                nb::gil_scoped_release release;
+                b.move_features(reinterpret_cast<const std::uint8_t*>(rows.data()), out.data());
+            },
+            "rows"_a, "out"_a.noconvert(), "The move features of the games of ``rows`` into ``out`` (n, n_actions, K).")
+        .def(
             "game",
             [](pg::BatchedGames& b, int i) {
                 if (i < 0 || i >= b.size()) throw std::out_of_range("no game " + std::to_string(i));
@@ -312,6 +358,11 @@ NB_MODULE(_native, m) {
              "obs"_a.noconvert(), "mask"_a.noconvert(), "reward"_a.noconvert(), "terminated"_a.noconvert(),
              "truncated"_a.noconvert(), "won"_a.noconvert(), "illegal"_a.noconvert(), "found"_a.noconvert(),
              "extras"_a.noconvert(), "The caller's output arrays, bound once and written by every reset and step.");
+
+    m.def(
+        "move_feature_names",
+        [] { return std::vector<std::string>(pg::MOVE_FEATURE_NAMES.begin(), pg::MOVE_FEATURE_NAMES.end()); },
+        "The move features' column names, in order (move_features.hpp).");
 
     m.def(
         "solver_hooks", [](bool on) { pg::use_hooks = on; }, "on"_a,

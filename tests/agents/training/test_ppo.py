@@ -165,10 +165,11 @@ BAD = [
         ["policy=move_scorer"],
         "policy move_scorer scores each move from its features; set move_features: true",
     ),
-    (["policy=cnn"], "key 'policy' must be one of 'mlp', 'move_scorer'"),
+    (["policy=cnn"], "key 'policy' must be one of 'mlp', 'move_policy', 'move_scorer'"),
+    (["policy=move_policy"], "policy move_policy reads the move features the batched engine computes"),
     (
         ["policy_kwargs.scorer_arch=[16]"],
-        "key 'policy_kwargs.scorer_arch' is a setting of policy: move_scorer only",
+        "key 'policy_kwargs.scorer_arch' is a setting of policy: move_policy or move_scorer only",
     ),
     (
         ["move_features=true", "policy=move_scorer", "policy_kwargs.scorer_arch=[0]"],

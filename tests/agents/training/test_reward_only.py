@@ -98,10 +98,14 @@ def test_the_same_command_resumes_extends_and_then_does_nothing(tmp_path: Path) 
 
 def test_batched_validation_plays_the_deals_evaluate_plays(tmp_path: Path) -> None:
     """play_batched (the validation curve, the table's extra rows) wins exactly the deals that
-    ``patience-gym evaluate --policy ppo:<model>`` wins, deal for deal."""
-    for env, stem in (("Nestor-v0", "nestor"), ("Klondike-v0", "klondike")):
+    ``patience-gym evaluate --policy ppo:<model>`` wins, deal for deal: the flat network, and the
+    per-move scoring policy (whose move features the batch and the single env compute alike)."""
+    move = ["policy=move_policy", "policy_kwargs={net_arch: [64, 64], scorer_arch: [64]}"]
+    runs = (("Nestor-v0", "nestor", []), ("Klondike-v0", "klondike", []), ("Nestor-v0", "nestor", move))
+    for env, stem, sets in runs:
+        out = tmp_path / f"{stem}{len(sets)}"
         cfg = load_config(
-            str(ROOT / "configs" / "ppo" / f"{stem}.yaml"), [*SHORT, f"output_dir={tmp_path / stem}"]
+            str(ROOT / "configs" / "ppo" / f"{stem}.yaml"), [*SHORT, *sets, f"output_dir={out}"]
         )
         model_path = train(cfg, report=lambda line: None) / "final_model.zip"
         batched = play_batched(MaskablePPO.load(model_path, device="cpu"), env, range(40))
