@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from agents.policies.ppo import LEARNER, shipped_models
+from agents.common.data import checkout_commit
+from agents.policies.ppo import LEARNER
 
 ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "agents" / "data" / "models"
 #: What a model saves that only training reads (the last rollout's state and episode buffers).
 TRAINING_ONLY = [
     "_last_obs",
@@ -34,16 +35,7 @@ TRAINING_ONLY = [
 ]
 
 
-def commit() -> str:
-    """The checkout's HEAD, with ``+changes`` when tracked files differ from it."""
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
-    )
-    return head.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
-
-
-def ship(run: Path, model_name: str) -> tuple[Path, dict[str, Any]]:
+def ship(run: Path, model_name: str, commit: str | None = None) -> tuple[Path, dict[str, Any]]:
     import torch
     import yaml
     from sb3_contrib import MaskablePPO
@@ -53,7 +45,7 @@ def ship(run: Path, model_name: str) -> tuple[Path, dict[str, Any]]:
     model = MaskablePPO.load(run / model_name, device="cpu")
     optimizer = model.policy.optimizer
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)  # no moments
-    out = shipped_models() / f"{cfg['env']}.zip"
+    out = MODELS / f"{cfg['env']}.zip"  # the checkout's package data (the wheel carries it)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out, exclude=TRAINING_ONLY)
     evals = (run / "evaluations.csv").read_text().splitlines()
@@ -67,7 +59,7 @@ def ship(run: Path, model_name: str) -> tuple[Path, dict[str, Any]]:
         "seed": cfg.get("seed", 0),
         "steps": int(model.num_timesteps),
         "train_seconds": info.get("total_seconds", info.get("seconds")),
-        "commit": info.get("commit") or commit(),
+        "commit": commit or info.get("commit") or checkout_commit(),
         "validation": {
             "deals": f"{cfg['eval_deal_seed']}..{cfg['eval_deal_seed'] + cfg['eval_episodes'] - 1}",
             "last": dict(zip(evals[0].split(","), evals[-1].split(","), strict=True)),
@@ -82,12 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("runs", nargs="+", help="training folders (runs/ppo/<variant>)")
     p.add_argument("--model", default="final_model.zip", help="the file in the folder to ship")
+    p.add_argument(
+        "--commit",
+        help="the commit whose code trained the run, for a run whose train_info.json does not record it "
+        "(default: train_info.json's, else the checkout's HEAD now)",
+    )
     args = p.parse_args(argv)
     for run in map(Path, args.runs):
         if not (run / args.model).is_file() or not (run / "config.yaml").is_file():
             print(f"ship_model.py: {run} holds no {args.model} with its config.yaml", file=sys.stderr)
             return 2
-        out, card = ship(run, args.model)
+        out, card = ship(run, args.model, args.commit)
         size = out.stat().st_size / 1e6
         print(
             f"shipped {run / args.model} as {out.relative_to(ROOT)} ({size:.1f} MB, {card['steps']:,} steps)"

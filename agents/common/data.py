@@ -52,6 +52,28 @@ def checkout() -> Path | None:
     return root if (root / "pyproject.toml").is_file() and (root / "configs").is_dir() else None
 
 
+def checkout_commit() -> str | None:
+    """The checkout's HEAD (short), with ``+changes`` when tracked files differ from it; None outside
+    a git checkout (an installed wheel) or without git."""
+    import subprocess
+
+    root = checkout()
+    if root is None:
+        return None
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
+        )
+    except OSError:
+        return None
+    if head.returncode != 0:
+        return None
+    return head.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+
+
 def shipped_labels() -> Path:
     """The folder of the solver labels the package ships (``agents/data/labels/``)."""
     return package_data("data", "labels")

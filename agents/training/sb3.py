@@ -41,6 +41,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
 from torch import nn
 
 from agents.common.config import ConfigError
+from agents.common.data import checkout_commit
 from agents.training.callbacks import (
     CSV_NAME,
     BatchedEvalCallback,
@@ -66,6 +67,9 @@ RUN_FILES = (
     "train_info.json",
 )
 RUN_DIRS = ("checkpoints", "tb")
+
+#: The checkout's commit as training starts (``+changes``: with uncommitted changes), read once.
+COMMIT = checkout_commit()
 
 _ACTIVATION_FNS: dict[str, type[nn.Module]] = {
     "relu": nn.ReLU,
@@ -405,6 +409,7 @@ def _write_info(
         "total_seconds": round(earlier + seconds, 1),  # every stretch of this run, resumed ones included
         "steps_per_second": round((model.num_timesteps - done) / seconds, 1) if seconds else None,
         "imitation_seconds": round(cloning, 1),  # the warm start's teacher games and epochs, before PPO
+        "commit": COMMIT,  # the code that trained this stretch (None outside a git checkout)
         "best_evaluation": dataclasses.asdict(best) if best else None,
         "last_evaluation": dataclasses.asdict(history[-1]) if history else None,
     }

@@ -1,0 +1,65 @@
+"""The reward-only PPO models the package ships (agents/data/models/, scripts/ship_model.py): each
+names what made it, plays as ``ppo:<variant>``, and wins on deals it never saw (seeds 300,000 up:
+neither the table's 0-999, nor the validation's 500,000 up, nor training's 1,000,000 up) within
+noise of its row in results/results.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.evaluation.evaluate import wilson
+from agents.policies.ppo import resolve_model_path, shipped_model, shipped_models
+from patience_gym.games import VARIANTS
+from tests.helpers import PORTED, ROOT
+
+MODELS = sorted(shipped_models().glob("*.zip"))
+RESULTS = json.loads((ROOT / "results" / "results.json").read_text())
+#: Deals no model met: below the validation's 500,000 and outside the table's 0-999.
+UNSEEN = range(300_000, 301_000)
+
+
+def test_every_variant_ships_a_model() -> None:
+    assert sorted(m.stem for m in MODELS) == sorted(v.env_name for v in VARIANTS)
+
+
+@pytest.mark.parametrize("model", MODELS, ids=[m.stem for m in MODELS])
+def test_a_model_card_says_what_made_it_and_the_table_row_is_that_model(model: Path) -> None:
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert card["env"] == model.stem and card["learner"] == "sb3-contrib MaskablePPO"
+    assert (ROOT / card["config"]).is_file() and card["steps"] >= 10_000_000
+    assert card["train_seconds"] > 0 and card["commit"]
+    row = next(r for r in RESULTS[model.stem] if r["policy"] == "ppo")
+    assert row["card"] == card and row["spec"] == f"ppo:{model.stem}" and row["games"] == 1000
+
+
+@pytest.mark.parametrize("name", ["nestor", "Nestor", "Nestor-v0", "patience_gym/Nestor-v0"])
+def test_a_variant_name_means_its_shipped_model(name: str) -> None:
+    assert shipped_model(name) == shipped_models() / "Nestor-v0.zip"
+    assert resolve_model_path(name) == shipped_models() / "Nestor-v0.zip"
+
+
+def test_a_name_that_is_no_model_lists_the_shipped_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"ppo:nestr: no such model file, and no shipped model of that name"):
+        resolve_model_path("nestr")
+
+
+@pytest.mark.parametrize("model", MODELS, ids=[m.stem for m in MODELS])
+def test_a_shipped_model_wins_unseen_deals_within_noise_of_its_row(model: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from agents.policies.ppo import play_batched
+
+    if model.stem not in {v.env_name for v in PORTED}:
+        pytest.skip(f"{model.stem} has no native port: batched play needs it")
+    play = play_batched(MaskablePPO.load(model, device="cpu"), model.stem, UNSEEN)
+    lo, hi = wilson(int(play.won.sum()), len(UNSEEN))
+    row = next(r for r in RESULTS[model.stem] if r["policy"] == "ppo")
+    row_lo, row_hi = row["ci95"]
+    assert lo <= row_hi and row_lo <= hi, f"unseen deals {play.win_rate:.3f}, row {row['win_rate']:.3f}"
