@@ -248,8 +248,14 @@ def header_lines(path: Path) -> list[str]:
         return [line.rstrip("\n") for line in f if line.startswith("#")]
 
 
+#: Header lines that record a later pass over a label file (deepening, dives, nested rollouts, a
+#: policy's play, the beam, shortening won lines to the step limit), not the settings it was
+#: labelled with: resuming the file ignores them.
+PASSES = ("# deepened:", "# dived:", "# nested:", "# played:", "# beam:", "# shortened:")
+
+
 def check_header(path: Path, expected: list[str]) -> None:
-    found = [line for line in header_lines(path) if not line.startswith(("# deepened:", "# dived:"))]
+    found = [line for line in header_lines(path) if not line.startswith(PASSES)]
     if found != expected:
         raise ConfigError(
             f"{path} was labelled with other settings ({'; '.join(found)[:200]}); to resume it, use the "
