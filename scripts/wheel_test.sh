@@ -81,9 +81,10 @@ if grep -qF "no solver labels" "$work/evaluate.err"; then
   fail "evaluate found no shipped labels: $(cat "$work/evaluate.err")"
 fi
 
-step "patience-gym evaluate nestor (the shipped eval config, by name)"
-run evaluate_named "$bin/patience-gym" evaluate nestor --set episodes=20 --set 'policies=[random, greedy]'
+step "patience-gym evaluate nestor (the shipped eval config, by name, with the shipped PPO model)"
+run evaluate_named "$bin/patience-gym" evaluate nestor --set episodes=20
 expect evaluate_named "winnable won" "configs/eval/nestor.yaml read from the package"
+expect evaluate_named "ppo:nestor" "the reward-only model shipped in the package (agents/data/models/)"
 
 step "patience-gym train tiny (the shipped config, by name)"
 run train "$bin/patience-gym" train tiny --set output_dir=runs/ppo/tiny
