@@ -278,7 +278,7 @@ def verdict(rows: list[dict[str, Any]]) -> str:
     text = " ".join(
         compare(by[k], by["greedy"], by["random"]) for k in by if k.startswith("ppo") and "greedy" in by
     )
-    if "ppo" not in by or "card" not in by["ppo"]:
+    if text and ("ppo" not in by or "card" not in by["ppo"]):
         text = "no reward-only PPO model yet. " + text
     return text.strip() or "no PPO model."
 

@@ -217,11 +217,11 @@ def test_a_move_scorer_config_trains_reloads_and_plays(tmp_path: Path) -> None:
     # docs/training.md's "play a trained model" example plays this model as the ppo: policy does.
     page = (ROOT / "docs" / "training.md").read_text()
     code = page.split("Play a trained model", 1)[1].split("```python", 1)[1].split("```", 1)[0]
-    assert "runs/ppo/nestor/best_model.zip" in code
+    assert "runs/ppo_rollouts/nestor/best_model.zip" in code
     scope: dict[str, Any] = {}
     exec(
         compile(
-            code.replace("runs/ppo/nestor/best_model.zip", str(out / "best_model.zip")),
+            code.replace("runs/ppo_rollouts/nestor/best_model.zip", str(out / "best_model.zip")),
             "docs/training.md",
             "exec",
         ),

@@ -19,7 +19,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 from agents.evaluation.evaluate import evaluate
 from agents.policies.ppo import play_batched
 from agents.training.config import HELD_OUT_SEEDS, load_config
-from agents.training.sb3 import TrainingInterrupted, saved_models, train
+from agents.training.runs import saved_models
+from agents.training.sb3 import TrainingInterrupted, train
 from tests.helpers import PORTED, ROOT
 
 #: Every variant's config; training needs its native port (the batched engine).
