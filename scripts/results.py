@@ -300,7 +300,7 @@ def compare(p: dict[str, Any], g: dict[str, Any], r: dict[str, Any]) -> str:
             f"{name} wins less than greedy ({_rate(p)} vs {_rate(g)}: 95% intervals apart) and puts {cards}."
         )
     elif p["wins"] == 0 and g["wins"] == 0:
-        text = f"neither {name} nor greedy wins a game; {name} puts {cards}."
+        text = f"Neither {name} nor greedy wins a game; {name} puts {cards}."
     else:
         text = f"{name} and greedy win within each other's 95% intervals; {name} puts {cards}."
     if name.startswith("ppo+rollouts"):
