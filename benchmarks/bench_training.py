@@ -36,9 +36,10 @@ from common import run_script, variant_names  # benchmarks/common.py (the script
 DEFAULT_ENVS = ["Nestor-v0", "Klondike-v0"]
 
 
-def ceiling_env(masks: np.ndarray, obs_size: int) -> Any:
+def ceiling_env(masks: np.ndarray, obs_size: int, obs: np.ndarray | None = None, space: Any = None) -> Any:
     """An sb3 ``VecEnv`` of ``len(masks)`` envs shaped as the variant's, whose step does no game
-    work: the same observation every step, reward 0, never done, ``masks`` (N, n) the legal moves."""
+    work: the same observation every step (``obs``, else random numbers in [0, 1]; ``space``, else
+    a [0, 1] box), reward 0, never done, ``masks`` (N, n) the legal moves."""
     from gymnasium import spaces
     from stable_baselines3.common.vec_env import VecEnv
 
@@ -46,9 +47,10 @@ def ceiling_env(masks: np.ndarray, obs_size: int) -> Any:
 
     class Ceiling(VecEnv):
         def __init__(self) -> None:
-            obs_space = spaces.Box(0.0, 1.0, (obs_size,), np.float32)
+            obs_space = space if space is not None else spaces.Box(0.0, 1.0, (obs_size,), np.float32)
             super().__init__(n_envs, obs_space, spaces.Discrete(n_actions))
-            self.obs = np.random.default_rng(0).random((n_envs, obs_size), dtype=np.float32)
+            fixed = np.random.default_rng(0).random((n_envs, obs_size), dtype=np.float32)
+            self.obs = fixed if obs is None else obs.astype(np.float32)
             self.mask = masks.copy()
             self.rewards = np.zeros(n_envs, dtype=np.float32)
             self.dones = np.zeros(n_envs, dtype=bool)
@@ -81,25 +83,32 @@ def ceiling_env(masks: np.ndarray, obs_size: int) -> Any:
     return Ceiling()
 
 
-def real_env(name: str, n_envs: int) -> Any:
-    """The batched native env as ``patience-gym train`` builds it for ``vec_env: native``."""
+def real_env(name: str, n_envs: int, policy: str = "mlp") -> Any:
+    """The batched native env as ``patience-gym train`` builds it for ``vec_env: native`` (with the
+    move features for ``policy: move_policy``)."""
     from agents.training.config import TrainConfig
     from agents.training.envs import make_train_env
 
-    cfg = TrainConfig(env=name, total_timesteps=1, n_envs=n_envs, vec_env="native")
+    cfg = TrainConfig(env=name, total_timesteps=1, n_envs=n_envs, vec_env="native", policy=policy)  # type: ignore[arg-type]
     return make_train_env(cfg, first_deal=cfg.train_deal_seed)
 
 
 def learner(env: Any, args: argparse.Namespace) -> Any:
     from sb3_contrib import MaskablePPO
 
+    policy: Any = "MlpPolicy"
+    kwargs: dict[str, Any] = {"net_arch": args.net_arch}
+    if args.policy == "move_policy":
+        from agents.policies.move_policy import MovePolicy
+
+        policy, kwargs["scorer_arch"] = MovePolicy, [64]
     return MaskablePPO(
-        "MlpPolicy",
+        policy,
         env,
         n_steps=args.n_steps,
         batch_size=args.batch_size or args.n_envs * args.n_steps,
         n_epochs=args.n_epochs,
-        policy_kwargs={"net_arch": args.net_arch},
+        policy_kwargs=kwargs,
         device=args.device,
         seed=0,
         verbose=0,
@@ -116,15 +125,17 @@ def train_rate(model: Any, rollouts: int) -> float:
 
 def bench_variant(name: str, args: argparse.Namespace) -> tuple[float, float]:
     """Median steps/s of the real env and of the ceiling, rounds interleaved."""
-    env = real_env(name, args.n_envs)
+    env = real_env(name, args.n_envs, args.policy)
     size, n_actions = env.observation_space.shape[0], int(env.action_space.n)
+    dealt = real_env(name, args.n_envs, args.policy)  # a second batch, dealt as the real one is
+    first = dealt.reset()
     if args.ceiling_mask == "all":
         masks = np.ones((args.n_envs, n_actions), dtype=bool)
-    else:  # a second batch, dealt as the real one is: its first positions' masks
-        dealt = real_env(name, args.n_envs)
-        dealt.reset()
+    else:  # its first positions' masks
         masks = np.stack(dealt.env_method("action_masks"))
-    ceiling = ceiling_env(masks, size)
+    # the move policy reads its features off the observation: the ceiling shows it real ones
+    moves = args.policy == "move_policy"
+    ceiling = ceiling_env(masks, size, first if moves else None, env.observation_space if moves else None)
     models = {"real": learner(env, args), "ceiling": learner(ceiling, args)}
     per_rollout = args.n_envs * args.n_steps
     rollouts = max(1, -(-args.steps // per_rollout))
@@ -159,6 +170,10 @@ def main() -> None:
     parser.add_argument("--n-epochs", type=int, default=1, help="passes over each rollout")
     parser.add_argument("--net-arch", type=_layers, default=[64, 64], help="hidden layers, e.g. 64,64")
     parser.add_argument("--threads", type=int, default=1, help="torch.set_num_threads")
+    parser.add_argument(
+        "--policy", choices=("mlp", "move_policy"), default="mlp",
+        help="the flat MLP, or the per-move scoring policy (its move features computed in the batch)",
+    )  # fmt: skip
     parser.add_argument("--device", default="cpu", help="torch device")
     parser.add_argument("--steps", type=int, default=3 * 256 * 32, help="steps per round (whole rollouts)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (median printed)")
@@ -180,7 +195,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     batch = args.batch_size or args.n_envs * args.n_steps
     print(
-        f"MaskablePPO MlpPolicy {args.net_arch}, N={args.n_envs}, n_steps={args.n_steps}, batch={batch}, "
+        f"MaskablePPO {args.policy} {args.net_arch}, N={args.n_envs}, n_steps={args.n_steps}, batch={batch}, "
         f"epochs={args.n_epochs}, torch threads={args.threads}, {args.device}; "
         f"ceiling mask {args.ceiling_mask}; median of {args.rounds} rounds"
     )
