@@ -40,11 +40,15 @@ def level_key(env: str, first: int, episodes: int) -> str:
     return f"{env} seeds {first}..{first + episodes - 1}"
 
 
-def baseline_levels(env: str, first: int, episodes: int, *, refresh: bool, workers: int) -> dict[str, Any]:
-    """Random's and greedy's win rate and cards on the validation deals, measured once and cached."""
+def baseline_levels(
+    env: str, first: int, episodes: int, *, refresh: bool, workers: int, path: Path | None = None
+) -> dict[str, Any]:
+    """Random's and greedy's win rate and cards on the validation deals, measured once and cached
+    in ``path`` (default :data:`LEVELS`)."""
     from agents.evaluation.evaluate import evaluate
 
-    cache = json.loads(LEVELS.read_text()) if LEVELS.is_file() else {}
+    path = path or LEVELS
+    cache = json.loads(path.read_text()) if path.is_file() else {}
     key = level_key(env, first, episodes)
     if refresh or key not in cache:
         cache[key] = {}
@@ -55,8 +59,8 @@ def baseline_levels(env: str, first: int, episodes: int, *, refresh: bool, worke
                 "win_rate": r.wins / r.games,
                 "mean_foundation_cards": r.mean_foundation_cards,
             }
-        LEVELS.parent.mkdir(parents=True, exist_ok=True)
-        LEVELS.write_text(json.dumps(cache, indent=2, sort_keys=True) + "\n")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(cache, indent=2, sort_keys=True) + "\n")
     levels: dict[str, Any] = cache[key]
     return levels
 
@@ -94,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         "--out-dir", default=str(ROOT / "docs" / "images" / "curves"), help="one PNG per variant here"
     )
     p.add_argument("--refresh-levels", action="store_true", help="measure random and greedy again")
+    p.add_argument("--levels", help="the levels' cache (default: results/validation_levels.json)")
     p.add_argument("--workers", type=int, default=2, help="processes for measuring the levels")
     args = p.parse_args(argv)
     try:
@@ -116,7 +121,10 @@ def main(argv: list[str] | None = None) -> int:
         print("plot_curves.py: no evaluations.csv (with config.yaml) in the runs given", file=sys.stderr)
         return 2
     for (env, first, episodes), curves in sorted(groups.items()):
-        levels = baseline_levels(env, first, episodes, refresh=args.refresh_levels, workers=args.workers)
+        levels = baseline_levels(
+            env, first, episodes, refresh=args.refresh_levels, workers=args.workers,
+            path=Path(args.levels) if args.levels else None,
+        )  # fmt: skip
         out = Path(args.out_dir) / f"{env.removesuffix('-v0')}.png"
         draw(env, curves, levels, out, f"validation deals {first:,}..{first + episodes - 1:,}")
         print(f"written {out} ({len(curves)} runs)")

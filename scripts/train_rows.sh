@@ -8,6 +8,8 @@
 #   bash scripts/train_rows.sh nestor@100000000          # the same run extended to 100M steps
 # Two queues at once use the 2 cores of this project's machine (each run is one process, one
 # torch thread). Then: python scripts/ship_model.py and scripts/results.py (docs/training.md).
+# A run kept in results/runs/<run>/ by scripts/keep_runs.sh (runs/ is not tracked) resumes from
+# the checkpoint kept there when runs/ppo/<run> is missing (a new session's work tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p runs/ppo/logs
@@ -23,6 +25,12 @@ for item in "$@"; do
   args=(--set "seed=$seed" --set "output_dir=$out" --set progress_bar=false)
   [ -n "$move" ] && args+=("${MOVE[@]}")
   [ -n "$steps" ] && args+=(--set "total_timesteps=$steps")
+  kept="results/runs/$(basename "$out")"  # a run kept by scripts/keep_runs.sh in an earlier session
+  if [ ! -f "$out/config.yaml" ] && ls "$kept"/ppo_*_steps.zip >/dev/null 2>&1; then
+    mkdir -p "$out/checkpoints"
+    cp "$kept"/*.zip "$out/checkpoints/"
+    for f in config.yaml train_info.json evaluations.csv; do [ -f "$kept/$f" ] && cp "$kept/$f" "$out/"; done
+  fi
   log="runs/ppo/logs/$(basename "$out").log"
   echo "$(date -u +%FT%TZ) train $variant$move seed $seed ${steps:+to $steps steps }-> $out" | tee -a "$log"
   .venv/bin/patience-gym train "$variant" "${args[@]}" >>"$log" 2>&1 \
