@@ -30,9 +30,9 @@ import numpy as np
 import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
+from agents.policies.move_scorer import StateAndMoves
 from patience_gym.move_features import feature_names, move_features, n_features
 
 __all__ = ["SCORER_ARCH", "MovePolicy", "MoveScorer", "is_move_policy", "observe_with_features"]
@@ -41,32 +41,6 @@ __all__ = ["SCORER_ARCH", "MovePolicy", "MoveScorer", "is_move_policy", "observe
 SCORER_ARCH = (64,)
 #: The feature column that says an action is legal (patience_gym.move_features): 1 or 0.
 LEGAL = 0
-
-
-class _BoardAndMoves(nn.Module):
-    """sb3's MLP over the observation part (the board embedding); the actor's latent carries the
-    move features along to the scorer, the critic's is the embedding alone."""
-
-    def __init__(
-        self, board_size: int, net_arch: Any, activation_fn: type[nn.Module], device: torch.device | str
-    ) -> None:
-        super().__init__()
-        self.board_size = board_size
-        self.mlp = MlpExtractor(board_size, net_arch=net_arch, activation_fn=activation_fn, device=device)
-        self.embedding = self.mlp.latent_dim_pi
-        self.latent_dim_pi = self.embedding  # the flat head sb3 builds first (then replaced) reads it
-        self.latent_dim_vf = self.mlp.latent_dim_vf
-
-    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.forward_actor(features), self.forward_critic(features)
-
-    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
-        board = self.mlp.forward_actor(features[:, : self.board_size])
-        return torch.cat([board, features[:, self.board_size :]], dim=1)
-
-    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
-        out: torch.Tensor = self.mlp.forward_critic(features[:, : self.board_size])
-        return out
 
 
 class MoveScorer(nn.Module):
@@ -140,17 +114,18 @@ class MovePolicy(MaskableActorCriticPolicy):
                 f"MovePolicy needs the move features (move_features=True): the observation has "
                 f"{self.features_dim} numbers, fewer than {self.n_actions} actions x {self.move_k} features"
             )
-        # sb3 types the attribute as its MlpExtractor; this one answers the same calls
-        self.mlp_extractor = _BoardAndMoves(  # type: ignore[assignment]
+        # the board's MLP, the move features carried along to the scorer (sb3 types the attribute
+        # as its MlpExtractor; this one answers the same calls)
+        self.mlp_extractor = StateAndMoves(  # type: ignore[assignment]
             board_size, self.net_arch, self.activation_fn, self.device
         )
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)  # builds a flat action_net, replaced here by the scorer
         extractor = self.mlp_extractor
-        assert isinstance(extractor, _BoardAndMoves)
+        assert isinstance(extractor, StateAndMoves)
         self.action_net = MoveScorer(
-            extractor.embedding, self.n_actions, self.move_k, self.scorer_arch, self.activation_fn
+            extractor.state_latent, self.n_actions, self.move_k, self.scorer_arch, self.activation_fn
         )
         if self.ortho_init:
             self.action_net.apply(partial(self.init_weights, gain=float(np.sqrt(2))))

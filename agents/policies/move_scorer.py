@@ -30,8 +30,9 @@ from agents.policies.features import features_per_action
 SCORER_ARCH = (64, 64)
 
 
-class _StateAndMoves(nn.Module):
-    """sb3's MLP over the observation part; the actor's latent carries the move features along."""
+class StateAndMoves(nn.Module):
+    """sb3's MLP over the observation part (the board); the actor's latent carries the move
+    features along, the critic's is the board's alone. Shared with :mod:`agents.policies.move_policy`."""
 
     def __init__(
         self,
@@ -114,14 +115,14 @@ class MoveScorerPolicy(MaskableActorCriticPolicy):
                 f"{self.features_dim} numbers, fewer than {self.n_actions} actions x {self.k} features"
             )
         # sb3 types the attribute as its MlpExtractor; this one answers the same calls
-        self.mlp_extractor = _StateAndMoves(  # type: ignore[assignment]
+        self.mlp_extractor = StateAndMoves(  # type: ignore[assignment]
             state_size, self.net_arch, self.activation_fn, self.device
         )
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)  # builds a flat action_net, replaced here by the move head
         extractor = self.mlp_extractor
-        assert isinstance(extractor, _StateAndMoves)
+        assert isinstance(extractor, StateAndMoves)
         self.action_net = MoveHead(
             extractor.state_latent, self.n_actions, self.scorer_arch, self.activation_fn, self.k
         )
