@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.evaluation.evaluate import Result, evaluate
+from agents.training.config import check_env_options
 from patience_gym.core.game import house_rules
 from patience_gym.games import VARIANTS, get_variant
 
@@ -52,11 +53,20 @@ ROOT = Path(__file__).resolve().parent.parent
 WINNABLE = "winnable (every card seen)"
 
 
-def run_dirs(env_name: str) -> list[Path]:
-    """The local training folders of the variant's reward-only PPO: ``runs/ppo/<stem>`` (seed 0, the
-    shipped run) first, then ``runs/ppo/<stem>_seed<k>``, those holding a final model."""
+def run_dirs(env_name: str, card: dict[str, Any]) -> list[Path]:
+    """The local training folders of the shipped model's recipe: its own run (``card["run"]``,
+    else ``runs/ppo/<stem>``) first, then every other run of the same variant, registered rules and
+    policy (the other training seeds), those holding a final model."""
+    import yaml
+
     stem = re.sub(r"(?<!^)(?=[A-Z])", "_", env_name.rsplit("-v", 1)[0]).lower()
-    found = [ROOT / "runs" / "ppo" / stem, *sorted((ROOT / "runs" / "ppo").glob(f"{stem}_seed*"))]
+    shipped = ROOT / "runs" / "ppo" / card.get("run", stem)
+    found = [shipped]
+    for d in sorted((ROOT / "runs" / "ppo").glob("*/")):
+        cfg = yaml.safe_load((d / "config.yaml").read_text()) if (d / "config.yaml").is_file() else {}
+        same = cfg.get("env") == env_name and cfg.get("policy", "mlp") == card.get("policy", "mlp")
+        if same and d != shipped and cfg.get("env_kwargs") == check_env_options(env_name, {}):
+            found.append(d)
     return [d for d in found if (d / "final_model.zip").is_file()]
 
 
@@ -85,13 +95,13 @@ def batched_row(model_path: Path, env_name: str, episodes: int) -> dict[str, Any
     }
 
 
-def ppo_extras(env_name: str, episodes: int) -> dict[str, Any]:
+def ppo_extras(env_name: str, episodes: int, card: dict[str, Any]) -> dict[str, Any]:
     """The shipped run's best checkpoint and every training seed's final model on the same deals,
     where the training folders are here (an empty dict otherwise)."""
     import yaml
 
     extras: dict[str, Any] = {}
-    dirs = run_dirs(env_name)
+    dirs = run_dirs(env_name, card)
     if dirs and (dirs[0] / "best_model.zip").is_file():
         info = json.loads((dirs[0] / "train_info.json").read_text())
         best = info.get("best_evaluation") or {}
@@ -176,7 +186,7 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
         row["won_seeds"] = [r.seed + e.index for e in r.episodes if e.won]
         if spec.startswith("ppo:") and card is not None:
             row["card"] = card
-            row.update(ppo_extras(env_name, args.episodes))
+            row.update(ppo_extras(env_name, args.episodes, card))
         print(
             f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, "
             f"{r.mean_foundation_cards:.1f} cards ({r.seconds:.0f} s)",
@@ -346,7 +356,8 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             card = r.get("card")
             if card:
                 budget = (
-                    f"{card['learner']}, `{card['config']}`, {card['steps']:,} steps, "
+                    f"{card['learner']} ({card.get('policy', 'mlp')}), `{card['config']}`, "
+                    f"{card['steps']:,} steps, "
                     f"{card['train_seconds'] / 60:.0f} min, seed {card['seed']}, commit {card['commit']}"
                 )
             elif r["policy"].startswith("ppo") and r.get("train_timesteps"):

@@ -35,7 +35,9 @@ TRAINING_ONLY = [
 ]
 
 
-def ship(run: Path, model_name: str, commit: str | None = None) -> tuple[Path, dict[str, Any]]:
+def ship(
+    run: Path, model_name: str, commit: str | None = None, config: str | None = None
+) -> tuple[Path, dict[str, Any]]:
     import torch
     import yaml
     from sb3_contrib import MaskablePPO
@@ -51,7 +53,8 @@ def ship(run: Path, model_name: str, commit: str | None = None) -> tuple[Path, d
     evals = (run / "evaluations.csv").read_text().splitlines()
     card = {
         "env": cfg["env"],
-        "config": f"configs/ppo/{run.name.split('_seed')[0]}.yaml",
+        "config": config or f"configs/ppo/{run.name.split('_seed')[0].removesuffix('_move')}.yaml",
+        "run": run.name,
         "learner": LEARNER,
         "policy": cfg.get("policy", "mlp"),
         "net_arch": (cfg.get("policy_kwargs") or {}).get("net_arch"),
@@ -75,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("runs", nargs="+", help="training folders (runs/ppo/<variant>)")
     p.add_argument("--model", default="final_model.zip", help="the file in the folder to ship")
     p.add_argument(
+        "--config",
+        help="the config that trains the run again (default: configs/ppo/<variant>.yaml)",
+    )
+    p.add_argument(
         "--commit",
         help="the commit whose code trained the run, for a run whose train_info.json does not record it "
         "(default: train_info.json's, else the checkout's HEAD now)",
@@ -84,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (run / args.model).is_file() or not (run / "config.yaml").is_file():
             print(f"ship_model.py: {run} holds no {args.model} with its config.yaml", file=sys.stderr)
             return 2
-        out, card = ship(run, args.model, args.commit)
+        out, card = ship(run, args.model, args.commit, args.config)
         size = out.stat().st_size / 1e6
         print(
             f"shipped {run / args.model} as {out.relative_to(ROOT)} ({size:.1f} MB, {card['steps']:,} steps)"

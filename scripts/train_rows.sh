@@ -2,8 +2,8 @@
 # Train the reward-only PPO rows (configs/ppo/<variant>.yaml), one run after another, each
 # resumable: run the same command again after an interruption and every run continues from its
 # newest checkpoint (resume: auto); finished runs are skipped. Logs: runs/ppo/logs/<run>.log.
-#   bash scripts/train_rows.sh nestor babette            # seed 0 of each, into runs/ppo/<variant>
-#   bash scripts/train_rows.sh nestor:1 nestor:2         # training seeds 1 and 2: runs/ppo/nestor_seed1, ...
+#   bash scripts/train_rows.sh nestor babette            # seed 0 of each, into the config's output_dir
+#   bash scripts/train_rows.sh nestor:1 nestor:2         # training seeds 1 and 2: <output_dir>_seed1, ...
 #   bash scripts/train_rows.sh nestor+move               # the per-move scoring policy: runs/ppo/nestor_move
 #   bash scripts/train_rows.sh nestor@100000000          # the same run extended to 100M steps
 # Two queues at once use the 2 cores of this project's machine (each run is one process, one
@@ -21,7 +21,9 @@ for item in "$@"; do
   move=""; [ "${spec%+move}" != "$spec" ] && move="_move"
   spec="${spec%+move}"
   variant="${spec%%:*}"; seed="${spec#*:}"; [ "$seed" = "$spec" ] && seed=0
-  out="runs/ppo/$variant$move"; [ "$seed" != 0 ] && out="$out"_seed"$seed"
+  out=$(sed -n 's/^output_dir: *//p' "configs/ppo/$variant.yaml")  # the config's own folder
+  [ -n "$move" ] && out="runs/ppo/$variant$move"
+  [ "$seed" != 0 ] && out="$out"_seed"$seed"
   args=(--set "seed=$seed" --set "output_dir=$out" --set progress_bar=false)
   [ -n "$move" ] && args+=("${MOVE[@]}")
   [ -n "$steps" ] && args+=(--set "total_timesteps=$steps")

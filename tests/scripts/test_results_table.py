@@ -152,7 +152,7 @@ def test_the_reward_only_row_names_its_config_learner_budget_and_commit() -> Non
     table = results.markdown({"Nestor-v0": rows})
     assert (
         "| Nestor-v0 | ppo (reward only) | 100 | 14 | 14.0% [8.0, 22.0] |  | 24.0 | 50.0 | "
-        "sb3-contrib MaskablePPO, `configs/ppo/nestor.yaml`, 10,002,432 steps, 5 min, seed 0, "
+        "sb3-contrib MaskablePPO (mlp), `configs/ppo/nestor.yaml`, 10,002,432 steps, 5 min, seed 0, "
         "commit abc1234 |" in table
     )
     assert "| Nestor-v0 | ppo+rollouts (clone of rollout:16) | 100 | 30 |" in table

@@ -44,7 +44,7 @@ def _rows(out: Path) -> list[dict[str, str]]:
 @pytest.mark.parametrize("path", VARIANTS, ids=[p.stem for p in VARIANTS])
 def test_each_variant_config_is_reward_only(path: Path) -> None:
     cfg = load_config(str(path))
-    assert cfg.vec_env == "native" and cfg.policy == "mlp" and cfg.reward == "foundation"
+    assert cfg.vec_env == "native" and cfg.policy in ("mlp", "move_policy") and cfg.reward == "foundation"
     assert (
         not cfg.move_features and not cfg.rollout_features and not cfg.imitation and not cfg.revisit_penalty
     )
