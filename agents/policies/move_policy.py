@@ -29,10 +29,9 @@ from typing import Any
 import numpy as np
 import torch
 from gymnasium import spaces
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from agents.policies.move_scorer import StateAndMoves
+from agents.policies.move_scorer import BoardAndMovesPolicy
 from patience_gym.move_features import feature_names, move_features, n_features
 
 __all__ = ["SCORER_ARCH", "MovePolicy", "MoveScorer", "is_move_policy", "observe_with_features"]
@@ -78,7 +77,7 @@ class MoveScorer(nn.Module):
         return self.score(latent[:, : self.embedding], moves)
 
 
-class MovePolicy(MaskableActorCriticPolicy):
+class MovePolicy(BoardAndMovesPolicy):
     """``MaskableActorCriticPolicy`` whose logits score each move by one shared network.
 
     Keywords beyond sb3's: ``scorer_arch``, the scorer's hidden layers (default
@@ -100,13 +99,7 @@ class MovePolicy(MaskableActorCriticPolicy):
         assert feature_names()[LEGAL] == "legal", "the scorer reads column LEGAL as the legal flag"
         super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
 
-    @property
-    def n_actions(self) -> int:
-        assert isinstance(self.action_space, spaces.Discrete)
-        return int(self.action_space.n)
-
-    def _build_mlp_extractor(self) -> None:
-        board_size = self.features_dim - self.n_actions * self.move_k
+    def _check_board(self, board_size: int) -> None:
         # the features' bounds are [-1, 1] (patience_gym.move_features.with_features), the board's [0, 1]
         low = getattr(self.observation_space, "low", np.zeros(1))
         if board_size < 1 or not (low[board_size:] == -1).all():
@@ -114,28 +107,14 @@ class MovePolicy(MaskableActorCriticPolicy):
                 f"MovePolicy needs the move features (move_features=True): the observation has "
                 f"{self.features_dim} numbers, fewer than {self.n_actions} actions x {self.move_k} features"
             )
-        # the board's MLP, the move features carried along to the scorer (sb3 types the attribute
-        # as its MlpExtractor; this one answers the same calls)
-        self.mlp_extractor = StateAndMoves(  # type: ignore[assignment]
-            board_size, self.net_arch, self.activation_fn, self.device
-        )
 
-    def _build(self, lr_schedule: Any) -> None:
-        super()._build(lr_schedule)  # builds a flat action_net, replaced here by the scorer
-        extractor = self.mlp_extractor
-        assert isinstance(extractor, StateAndMoves)
-        self.action_net = MoveScorer(
-            extractor.state_latent, self.n_actions, self.move_k, self.scorer_arch, self.activation_fn
-        )
-        if self.ortho_init:
-            self.action_net.apply(partial(self.init_weights, gain=float(np.sqrt(2))))
-            last = [m for m in self.action_net.modules() if isinstance(m, nn.Linear)][-1]
-            last.apply(partial(self.init_weights, gain=0.01))  # as sb3 starts its action_net
-        self.optimizer = self.optimizer_class(
-            self.parameters(),
-            lr=lr_schedule(1),  # type: ignore[call-arg]  # as sb3's _build does
-            **self.optimizer_kwargs,
-        )
+    def _action_head(self, state_latent: int) -> nn.Module:
+        return MoveScorer(state_latent, self.n_actions, self.move_k, self.scorer_arch, self.activation_fn)
+
+    def _init_action_head(self) -> None:
+        self.action_net.apply(partial(self.init_weights, gain=float(np.sqrt(2))))
+        last = [m for m in self.action_net.modules() if isinstance(m, nn.Linear)][-1]
+        last.apply(partial(self.init_weights, gain=0.01))  # as sb3 starts its action_net
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()

@@ -84,7 +84,62 @@ class MoveHead(nn.Module):
         return state + scores
 
 
-class MoveScorerPolicy(MaskableActorCriticPolicy):
+class BoardAndMovesPolicy(MaskableActorCriticPolicy):
+    """The machinery both move-reading policies share (:class:`MoveScorerPolicy` here,
+    :class:`agents.policies.move_policy.MovePolicy`): an observation that is the board followed by
+    ``move_k`` numbers per action, sb3's MLP over the board (:class:`StateAndMoves`), and an
+    ``action_net`` that reads the board's latent and the moves' numbers. A subclass sets
+    ``move_k`` before calling this constructor and gives :meth:`_action_head` and
+    :meth:`_init_action_head`; :meth:`_check_board` may refuse an observation that lacks the
+    features."""
+
+    move_k: int
+    #: the name a config gives the policy (``policy: ...``), for messages
+    config_name = "move_scorer"
+
+    @property
+    def n_actions(self) -> int:
+        assert isinstance(self.action_space, spaces.Discrete)
+        return int(self.action_space.n)
+
+    def _check_board(self, board_size: int) -> None:
+        """Raise ``ValueError`` when the observation cannot hold the move features."""
+        if board_size < 1:
+            raise ValueError(
+                f"policy {self.config_name} needs the move features (move_features: true): the "
+                f"observation has {self.features_dim} numbers, fewer than {self.n_actions} actions x "
+                f"{self.move_k} features"
+            )
+
+    def _action_head(self, state_latent: int) -> nn.Module:
+        raise NotImplementedError
+
+    def _init_action_head(self) -> None:
+        raise NotImplementedError
+
+    def _build_mlp_extractor(self) -> None:
+        board_size = self.features_dim - self.n_actions * self.move_k
+        self._check_board(board_size)
+        # sb3 types the attribute as its MlpExtractor; this one answers the same calls
+        self.mlp_extractor = StateAndMoves(  # type: ignore[assignment]
+            board_size, self.net_arch, self.activation_fn, self.device
+        )
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)  # builds a flat action_net, replaced here by the subclass' head
+        extractor = self.mlp_extractor
+        assert isinstance(extractor, StateAndMoves)
+        self.action_net = self._action_head(extractor.state_latent)
+        if self.ortho_init:
+            self._init_action_head()
+        self.optimizer = self.optimizer_class(
+            self.parameters(),
+            lr=lr_schedule(1),  # type: ignore[call-arg]  # as sb3's _build does
+            **self.optimizer_kwargs,
+        )
+
+
+class MoveScorerPolicy(BoardAndMovesPolicy):
     """``MaskableActorCriticPolicy`` whose action logits score each move from its features."""
 
     def __init__(
@@ -99,41 +154,17 @@ class MoveScorerPolicy(MaskableActorCriticPolicy):
     ) -> None:
         self.scorer_arch = [int(n) for n in scorer_arch]
         self.feature_rollouts = int(feature_rollouts)
-        self.k = features_per_action(self.feature_rollouts)
+        self.move_k = features_per_action(self.feature_rollouts)
         super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
 
-    @property
-    def n_actions(self) -> int:
-        assert isinstance(self.action_space, spaces.Discrete)
-        return int(self.action_space.n)
+    def _action_head(self, state_latent: int) -> nn.Module:
+        return MoveHead(state_latent, self.n_actions, self.scorer_arch, self.activation_fn, self.move_k)
 
-    def _build_mlp_extractor(self) -> None:
-        state_size = self.features_dim - self.n_actions * self.k
-        if state_size < 1:
-            raise ValueError(
-                f"policy move_scorer needs the move features (move_features: true): the observation has "
-                f"{self.features_dim} numbers, fewer than {self.n_actions} actions x {self.k} features"
-            )
-        # sb3 types the attribute as its MlpExtractor; this one answers the same calls
-        self.mlp_extractor = StateAndMoves(  # type: ignore[assignment]
-            state_size, self.net_arch, self.activation_fn, self.device
-        )
-
-    def _build(self, lr_schedule: Any) -> None:
-        super()._build(lr_schedule)  # builds a flat action_net, replaced here by the move head
-        extractor = self.mlp_extractor
-        assert isinstance(extractor, StateAndMoves)
-        self.action_net = MoveHead(
-            extractor.state_latent, self.n_actions, self.scorer_arch, self.activation_fn, self.k
-        )
-        if self.ortho_init:
-            self.action_net.state_head.apply(partial(self.init_weights, gain=0.01))
-            self.action_net.scorer.apply(partial(self.init_weights, gain=float(np.sqrt(2))))
-        self.optimizer = self.optimizer_class(
-            self.parameters(),
-            lr=lr_schedule(1),  # type: ignore[call-arg]  # as sb3's _build does
-            **self.optimizer_kwargs,
-        )
+    def _init_action_head(self) -> None:
+        head = self.action_net
+        assert isinstance(head, MoveHead)
+        head.state_head.apply(partial(self.init_weights, gain=0.01))
+        head.scorer.apply(partial(self.init_weights, gain=float(np.sqrt(2))))
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
