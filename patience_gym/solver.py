@@ -200,8 +200,9 @@ def dive(
     At each position, every legal move is tried and the solver searches on from it with
     ``move_nodes`` nodes: a search that wins ends the dive with its line; otherwise the move whose
     search reached the most foundation cards is played (ties: the lowest id), never one back to a
-    position the dive has been in. The dive stops when it wins, when no move leads anywhere new,
-    or after ``max_moves`` moves (default the variant's step limit).
+    position the dive has been in nor one whose search proved it lost. The dive stops when it
+    wins, when no move leads anywhere new, or after ``max_moves`` moves (default the variant's
+    step limit).
 
     It never backtracks, so it answers **won** or **unknown**, never lost. It finds wins far from
     the depth-first search's first choices, where that search commits early and cannot get back
@@ -226,6 +227,8 @@ def dive(
             if verdict == "won":
                 actions = (*line, a, *(int(x) for x in won_line))
                 return Label(seed, "won", nodes, time.perf_counter() - start, actions)
+            if verdict == "lost":  # proven: nothing behind it wins, so never commit to it
+                continue
             if best is None or cards > best[0]:
                 best = (int(cards), a, child, key)
         if best is None:

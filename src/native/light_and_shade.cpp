@@ -328,6 +328,153 @@ public:
         return -1;
     }
 
+    // A dead position (solver.hpp), without re-deals left: a *stuck set* S of cards on the
+    // Auxiliaries, in the Rivals and in the talon that can never move again. A card is *covered*
+    // when a card of S lies above it in its Auxiliary or in the talon; a class (rank and colour)
+    // is *held* when no copy of it is in the pack and every copy off the foundations is in S or
+    // covered. An Auxiliary's *anchor* is its highest card of S; its *reach* is the ranks (in
+    // its colour pattern: colours alternate with rank) from its top card's up to its anchor's,
+    // and below the top's down to a rank q when no class between q and the top's rank (q
+    // included, the top's excluded) is held. S is the largest set in which every card x (rank r)
+    // not covered meets:
+    //  * on an Auxiliary: no foundation of x's pattern is at r - 1, and each one below it has a
+    //    held class among the ranks above its top and below r;
+    //  * in a Rival: every Auxiliary has an anchor, and none has r + 1 of the other colour in
+    //    its reach;
+    //  * in the talon: every Rival holds a card of S, and (when the talon may go onto the
+    //    Auxiliaries) no Auxiliary has r + 1 of the other colour in its reach, where an Auxiliary
+    //    without a card of S counts its bottom card as its anchor and an empty one has no reach.
+    // A non-empty S means the position is lost. Take the first move that moves a card x of S;
+    // until then every card of S lies where it lies, so x is not covered and meets the above.
+    // A held class cannot move before it (its copies are in S, or under a card of S, and none
+    // is in the pack), and foundation cards never come back, so a foundation below r - 1 cannot
+    // reach r - 1 through its held class: x on an Auxiliary (which leaves only for a
+    // foundation) cannot go up. An Auxiliary with an anchor z keeps z, so its top lies between
+    // its top now and z, or is built down from its top now, one class at a time, through no held
+    // class: r + 1 of the other colour is out of its reach, and it is never empty, so a Rival x
+    // (which leaves only for an Auxiliary) cannot move. With every Rival holding a card of S no
+    // Rival is ever empty, so an empty Auxiliary is never filled again (only a Rival fills it)
+    // and an Auxiliary without a card of S holds its bottom card or nothing: a talon x (which
+    // leaves only for an Auxiliary's top or an empty Rival) cannot move. So no card of S ever
+    // reaches a foundation. The conditions only get easier as S grows, so S is found by
+    // starting from every card off the pack and the foundations and taking out, until none is
+    // left to take, a card that is not covered and fails its condition (in an Auxiliary and in
+    // the talon only the highest card of S is not covered).
+    bool dead() const override {
+        if (redeals_left_ != 0) return false;  // a re-deal turns the talon into a new pack
+        constexpr int N_CLASSES = 28;          // key_card: 2 * rank + red
+        std::uint32_t in_pack = 0, off_pack = 0;
+        for (int k = 0; k < pack_.size(); ++k) in_pack |= 1u << key_card(pack_[k]);
+        // Without a class held by cards of S (every copy off the pack), no card of an Auxiliary
+        // meets its condition (a class with no copy left is above every foundation of its
+        // pattern), so no Rival card has an anchor and no talon card finds every Rival in S.
+        for (const auto& pile : aux_)
+            for (int k = 0; k < pile.size(); ++k) off_pack |= 1u << key_card(pile[k]);
+        for (int c : rivals_)
+            if (c != EMPTY) off_pack |= 1u << key_card(c);
+        for (int k = 0; k < talon_.size(); ++k) off_pack |= 1u << key_card(talon_[k]);
+        if ((off_pack & ~in_pack) == 0) return false;
+        // where the copies off the pack and the foundations lie: kind 0 Auxiliary, 1 Rival, 2 talon
+        struct Place {
+            std::int8_t kind, i, k;
+        };
+        std::array<std::array<Place, 4>, N_CLASSES> copies;
+        std::array<std::int8_t, N_CLASSES> n_copies{};
+        auto add = [&](int c, int kind, int i, int k) {
+            const int kc = key_card(c);
+            copies[kc][n_copies[kc]++] = {static_cast<std::int8_t>(kind), static_cast<std::int8_t>(i),
+                                          static_cast<std::int8_t>(k)};
+        };
+        std::array<int, N_AUX> ahi;  // the highest index of a card of S in each Auxiliary, -1: none
+        for (int i = 0; i < N_AUX; ++i) {
+            for (int k = 0; k < aux_[i].size(); ++k) add(aux_[i][k], 0, i, k);
+            ahi[i] = aux_[i].size() - 1;
+        }
+        std::array<bool, N_RIVALS> rin{};
+        for (int r = 0; r < N_RIVALS; ++r)
+            if (rivals_[r] != EMPTY) {
+                add(rivals_[r], 1, r, 0);
+                rin[r] = true;
+            }
+        for (int k = 0; k < talon_.size(); ++k) add(talon_[k], 2, 0, k);
+        int thi = talon_.size() - 1;  // the highest index of a card of S in the talon
+
+        auto held = [&](int kc) {
+            if (in_pack >> kc & 1u) return false;
+            for (int n = 0; n < n_copies[kc]; ++n) {
+                const Place& p = copies[kc][n];
+                const bool stays = p.kind == 0 ? p.k <= ahi[p.i] : p.kind == 1 ? rin[p.i] : p.k <= thi;
+                if (!stays) return false;
+            }
+            return true;
+        };
+        // the colour of rank k in the pattern of card c (a foundation's top, an Auxiliary's card)
+        auto red_at = [](int c, int k) { return is_red(c) == ((rank_of(c) - k) % 2 == 0); };
+        auto class_at = [&](int c, int k) { return 2 * k + (red_at(c, k) ? 1 : 0); };
+        // may Auxiliary i's top ever be rank(x) + 1 of the other colour (anchor_required: an
+        // Auxiliary without a card of S may empty and take anything)?
+        auto reaches = [&](int i, int x, bool anchor_required) {
+            if (ahi[i] < 0 && (anchor_required || aux_[i].empty())) return anchor_required;
+            const int z = aux_[i][ahi[i] >= 0 ? ahi[i] : 0];
+            const int q = rank_of(x) + 1;
+            if (q > rank_of(z) || red_at(z, q) == is_red(x)) return false;
+            const int t = aux_[i].back();
+            for (int k = q; k < rank_of(t); ++k)
+                if (held(class_at(z, k))) return false;
+            return true;
+        };
+        auto aux_stays = [&](int x) {
+            const int r = rank_of(x);
+            for (const auto& f : found_) {
+                const int top = f.back(), l = rank_of(top);
+                if (red_at(top, r) != is_red(x)) continue;  // the other pattern
+                if (l == r - 1) return false;
+                if (l < r - 1) {
+                    bool stop = false;
+                    for (int k = l + 1; k < r && !stop; ++k) stop = held(class_at(top, k));
+                    if (!stop) return false;
+                }
+            }
+            return true;
+        };
+        auto rival_stays = [&](int x) {
+            for (int i = 0; i < N_AUX; ++i)
+                if (reaches(i, x, true)) return false;
+            return true;
+        };
+        auto talon_stays = [&](int x) {
+            for (int r = 0; r < N_RIVALS; ++r)
+                if (!rin[r]) return false;
+            if (!talon_to_aux_) return true;
+            for (int i = 0; i < N_AUX; ++i)
+                if (reaches(i, x, false)) return false;
+            return true;
+        };
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int i = 0; i < N_AUX; ++i)
+                while (ahi[i] >= 0 && !aux_stays(aux_[i][ahi[i]])) {
+                    --ahi[i];
+                    changed = true;
+                }
+            for (int r = 0; r < N_RIVALS; ++r)
+                if (rin[r] && !rival_stays(rivals_[r])) {
+                    rin[r] = false;
+                    changed = true;
+                }
+            while (thi >= 0 && !talon_stays(talon_[thi])) {
+                --thi;
+                changed = true;
+            }
+        }
+        if (thi >= 0) return true;
+        for (int i = 0; i < N_AUX; ++i)
+            if (ahi[i] >= 0) return true;
+        for (bool r : rin)
+            if (r) return true;
+        return false;
+    }
+
     // Move ordering only (greedy's preferences, agents/heuristics/light_and_shade.py): build on
     // the Auxiliaries from the talon, then from the Rivals, then clear the talon into a Rival,
     // then start an empty Auxiliary; the pack's next card into a Rival, then turning, last.

@@ -357,6 +357,87 @@ public:
         return key;
     }
 
+    // A dead position (solver.hpp): after the last re-deal, once the deal is complete (PLAY,
+    // no re-deal left), a *stuck set* S of packet cards that can never move again. Say a card
+    // is *covered* when a card of S lies above it in its packet, and a card (rank and suit) is
+    // *blocked* when every copy of it still in the packets is in S or covered. S is the largest
+    // set in which every card x (rank r, suit s) not covered meets all of:
+    //  (1) the ace foundation of s never takes x: it is already at r or above, or it is below
+    //      r - 1 and some rank k between it and r (exclusive) is blocked in suit s;
+    //  (2) the king foundation of s never takes x: the same, downwards (it already holds r or
+    //      below, or some rank k between r and its top is blocked);
+    //  (3) x can never be married: both its partners, r - 1 and r + 1 of suit s, have every
+    //      copy in the packets covered (a copy on a foundation is no base).
+    // A non-empty S means the position is lost. Take the first move that moves a card x of S;
+    // until then every card of S lies where it lies. x moves only as its packet's top, so no
+    // card of S lies above it: x is not covered and meets (1)-(3). To go up, the ace foundation
+    // must reach r - 1 through rank k, and every copy of rank k still in play lies in S (not
+    // moved yet) or under a card of S (not a top yet), while the foundation cards never come
+    // back; (2) likewise; a marriage needs a partner on top of a packet, and every copy lies
+    // under a card of S. Empty packets stay empty, there is no re-deal left and no other move.
+    // So no card of S ever moves, and the game cannot be won. The conditions only get easier
+    // as S grows, so S is found by starting from every packet card and taking out, until none
+    // is left to take, a card that is not covered and fails one of them (only the highest card
+    // of S in a packet is not covered, so at most twelve are checked a round).
+    bool dead() const override {
+        if (phase_ != PLAY || redeals_left_ != 0) return false;
+        // where the (at most two) copies of each card lie in the packets
+        std::array<std::array<std::int8_t, 2>, N_KINDS> at_packet, at_index;
+        std::array<std::int8_t, N_KINDS> copies{};
+        std::array<std::array<bool, N_DEALT>, N_PACKETS> in{};
+        std::array<int, N_PACKETS> hi;  // the highest index of a card of S in each packet, -1: none
+        for (int p = 0; p < N_PACKETS; ++p) {
+            const auto& pile = packets_[p];
+            for (int k = 0; k < pile.size(); ++k) {
+                const int c = pile[k];
+                at_packet[c][copies[c]] = static_cast<std::int8_t>(p);
+                at_index[c][copies[c]] = static_cast<std::int8_t>(k);
+                ++copies[c];
+                in[p][k] = true;
+            }
+            hi[p] = pile.size() - 1;
+        }
+        auto covered = [&](int p, int k) { return k < hi[p]; };
+        auto still = [&](int c, bool s_counts) {  // every copy in S (when s_counts) or covered
+            for (int i = 0; i < copies[c]; ++i) {
+                const int p = at_packet[c][i], k = at_index[c][i];
+                if (!(covered(p, k) || (s_counts && in[p][k]))) return false;
+            }
+            return true;
+        };
+        auto stays = [&](int x) {  // conditions (1)-(3) for x, not covered
+            const int r = rank_of(x), s = suit_of(x);
+            const int up = found_[s], down = 14 - found_[4 + s];  // the foundations' top ranks
+            if (up == r - 1 || down == r + 1) return false;  // a foundation takes it now
+            if (up < r - 1) {
+                bool stop = false;
+                for (int k = up + 1; k < r && !stop; ++k) stop = still(card_of(k, s), true);
+                if (!stop) return false;
+            }
+            if (down > r + 1) {
+                bool stop = false;
+                for (int k = down - 1; k > r && !stop; --k) stop = still(card_of(k, s), true);
+                if (!stop) return false;
+            }
+            for (int k : {r - 1, r + 1})
+                if (k >= ACE && k <= KING && !still(card_of(k, s), false)) return false;
+            return true;
+        };
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int p = 0; p < N_PACKETS; ++p) {
+                while (hi[p] >= 0 && !stays(packets_[p][hi[p]])) {
+                    in[p][hi[p]] = false;
+                    --hi[p];
+                    changed = true;
+                }
+            }
+        }
+        for (int p = 0; p < N_PACKETS; ++p)
+            if (hi[p] >= 0) return true;
+        return false;
+    }
+
     // How deep the cards the foundations take next lie (greedy's measure, agents/heuristics/
     // louis.py): for each foundation, the fewest cards lying on a copy of its next card in the
     // packets, or 20 when no copy lies in a packet.

@@ -123,9 +123,11 @@ Expanded expand(const Game& g, Budget& budget, std::vector<Game::SolverMove>& mo
             out.push_back({0, 0, std::move(move.actions), nullptr});
             return Expanded::Won;
         }
-        if (use_hooks && child->dead()) continue;  // nothing behind it can win (Game::dead)
         const std::uint64_t h = position_hash(*child);
         if (!fresh(h)) continue;
+        // nothing behind it can win (Game::dead); asked after the table, so a position met again
+        // costs no second test (a dead position filed as seen is lost, as a searched one is)
+        if (use_hooks && child->dead()) continue;
         const int gain = child->foundation_cards() - before;
         out.push_back({gain, move.priority, std::move(move.actions), std::move(child), h});
     }
