@@ -197,7 +197,10 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
 
 
 def policy_name(spec: str) -> str:
-    """The row's policy name: ``ppo:<path>`` -> ``ppo``, ``planner:samples=8`` -> ``planner``."""
+    """The row's policy name: ``ppo:<path>`` -> ``ppo``, ``planner:samples=8`` -> ``planner``;
+    ``rollout:16`` stays whole (the teacher a ``ppo+rollouts`` row names, compared with it)."""
+    if spec.startswith("rollout:"):
+        return spec
     return spec.split(":", 1)[0]
 
 
@@ -286,15 +289,20 @@ def verdict(rows: list[dict[str, Any]]) -> str:
     with greedy's (and random's). A clone's lift is its teacher's, so no row is said to "beat"."""
     by = {r["policy"]: r for r in rows}
     text = " ".join(
-        compare(by[k], by["greedy"], by["random"]) for k in by if k.startswith("ppo") and "greedy" in by
+        compare(by[k], by["greedy"], by["random"], by.get(by[k].get("teacher") or ""))
+        for k in by
+        if k.startswith("ppo") and "greedy" in by
     )
     if text and ("ppo" not in by or "card" not in by["ppo"]):
         text = "no reward-only PPO model yet. " + text
     return text.strip() or "no PPO model."
 
 
-def compare(p: dict[str, Any], g: dict[str, Any], r: dict[str, Any]) -> str:
-    """One PPO row against greedy and random: wins (Wilson intervals apart or not) and cards."""
+def compare(
+    p: dict[str, Any], g: dict[str, Any], r: dict[str, Any], teacher: dict[str, Any] | None = None
+) -> str:
+    """One PPO row against greedy and random: wins (Wilson intervals apart or not) and cards; a
+    clone's row also against its teacher's own row (``rollout:16``) where the table has one."""
     name = ppo_label(p)
     if p.get("stale"):
         return f"the {name} row is stale ({p['stale']}): retrain to compare."
@@ -315,6 +323,13 @@ def compare(p: dict[str, Any], g: dict[str, Any], r: dict[str, Any]) -> str:
         text = f"{name} and greedy win within each other's 95% intervals; {name} puts {cards}."
     if name.startswith("ppo+rollouts"):
         text += " The lift is the teacher's look-ahead, not reinforcement learning."
+    if teacher is not None and teacher is not p:
+        gain = 100 * (p["win_rate"] - teacher["win_rate"])
+        apart = p["ci95"][0] > teacher["ci95"][1] or p["ci95"][1] < teacher["ci95"][0]
+        text += (
+            f" Against its teacher {teacher['policy']} itself ({_rate(teacher)}): {gain:+.1f} points"
+            f" ({'95% intervals apart' if apart else 'within noise'})."
+        )
     if p["win_rate"] <= r["win_rate"] and p["mean_foundation_cards"] <= r["mean_foundation_cards"]:
         text += " It plays no better than random."
     best = p.get("best_checkpoint")

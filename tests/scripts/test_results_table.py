@@ -130,6 +130,29 @@ def test_each_ppo_row_says_what_it_measures() -> None:
     assert "not reinforcement learning" not in results.verdict([*base, scratch])
 
 
+def test_a_clone_is_set_against_its_teacher_s_own_row() -> None:
+    """``ppo+rollouts`` rows report their gain over ``rollout:16`` itself when the table has its row
+    (the teacher's row keeps its count in its name), and say nothing of a teacher that is absent."""
+    results = _script()
+    assert results.policy_name("rollout:16") == "rollout:16"
+    assert results.policy_name("planner:samples=8") == "planner"
+
+    def row(policy: str, wins: int, ci: list[float], **extra: Any) -> dict[str, Any]:
+        rate = wins / 1000
+        return {"policy": policy, "games": 1000, "wins": wins, "win_rate": rate, "ci95": ci,
+                "mean_foundation_cards": 30.0, "mean_length": 20.0, **extra}  # fmt: skip
+
+    base = [row("random", 113, [0.095, 0.134]), row("greedy", 124, [0.105, 0.146])]
+    clone = row("ppo+rollouts", 238, [0.213, 0.265], teacher="rollout:16", rollout_features=16)
+    teacher = row("rollout:16", 250, [0.225, 0.278], spec="rollout:16")
+    assert "Against its teacher rollout:16 itself (25.0% [22.5, 27.8]): -1.2 points (within noise)." in (
+        results.verdict([*base, teacher, clone])
+    )
+    better = row("rollout:16", 150, [0.129, 0.174], spec="rollout:16")
+    assert "+8.8 points (95% intervals apart)" in results.verdict([*base, better, clone])
+    assert "Against its teacher" not in results.verdict([*base, clone])
+
+
 def test_the_reward_only_row_names_its_config_learner_budget_and_commit() -> None:
     """The ppo row of a shipped model says what made it (from the model's card), and the verdict
     gives the run's best checkpoint and the training seeds' spread; a clone stays its own row."""
