@@ -17,13 +17,14 @@ for name in "${names[@]}"; do
   mkdir -p "$dst"
   rm -f "$dst"/*.zip
   for f in config.yaml train_info.json evaluations.csv; do [ -f "$src/$f" ] && cp "$src/$f" "$dst/"; done
-  newest=$(ls "$src"/checkpoints/ppo_*_steps.zip 2>/dev/null | sort -t_ -k2 -n | tail -n 1 || true)
   total=$(grep '^total_timesteps:' "$src/config.yaml" | awk '{print $2}')
   done_steps=$(grep -o '"num_timesteps": [0-9]*' "$src/train_info.json" 2>/dev/null | awk '{print $2}' || true)
   interrupted=$(grep -c '"interrupted": true' "$src/train_info.json" 2>/dev/null || true)
-  if [ -n "$newest" ] && { [ ! -f "$src/final_model.zip" ] || [ "${interrupted:-0}" != 0 ] || [ "${done_steps:-0}" -lt "$total" ]; }; then
-    cp "$newest" "$dst/"
-    echo "kept $src (unfinished: $(basename "$newest")) in $dst"
+  if ls "$src"/checkpoints/ppo_*_steps.zip >/dev/null 2>&1 \
+    && { [ ! -f "$src/final_model.zip" ] || [ "${interrupted:-0}" != 0 ] || [ "${done_steps:-0}" -lt "$total" ]; }; then
+    # the newest by step count, without the last rollout's observations (agents/training/runs.py)
+    kept=$(.venv/bin/python -c 'import sys; from pathlib import Path; from agents.training.runs import keep_newest_checkpoint as k; print(k(Path(sys.argv[1]), Path(sys.argv[2])).name)' "$src" "$dst")
+    echo "kept $src (unfinished: $kept) in $dst"
   else
     echo "kept $src in $dst"
   fi

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
+import zipfile
 from pathlib import Path
 
 from agents.common.config import ConfigError
@@ -24,6 +25,16 @@ RUN_FILES = (
     "train_info.json",
 )
 RUN_DIRS = ("checkpoints", "tb")
+#: What a saved model holds that resuming does not read: the last rollout's observations and the
+#: episode buffers (resuming deals fresh games; ``set_env`` drops the old observations anyway).
+#: The optimizer's moments stay, so a resumed run goes on as the interrupted one would have.
+ROLLOUT_STATE = (
+    "_last_obs",
+    "_last_original_obs",
+    "_last_episode_starts",
+    "ep_info_buffer",
+    "ep_success_buffer",
+)
 
 
 def saved_models(out: Path) -> list[tuple[int, Path]]:
@@ -41,6 +52,33 @@ def saved_models(out: Path) -> list[tuple[int, Path]]:
         if not data.get("interrupted"):
             found.append((int(data["num_timesteps"]), out / "final_model.zip"))
     return sorted(found, key=lambda item: (item[0], item[1].name == "final_model.zip"))
+
+
+def slim_checkpoint(src: Path, dst: Path) -> Path:
+    """Copy the saved model ``src`` to ``dst`` without :data:`ROLLOUT_STATE` (most of a checkpoint
+    of a wide observation: 256 games' last observations), for keeping an unfinished run in the
+    repository (``scripts/keep_runs.sh``); it resumes as ``src`` would."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            raw = zin.read(item.filename)
+            if item.filename == "data":
+                data = json.loads(raw)
+                for key in ROLLOUT_STATE:
+                    data.pop(key, None)
+                raw = json.dumps(data, indent=4).encode()
+            zout.writestr(item, raw, compress_type=zipfile.ZIP_DEFLATED)
+    return dst
+
+
+def keep_newest_checkpoint(out: Path, dst_dir: Path) -> Path | None:
+    """The newest checkpoint of the run in ``out`` (``checkpoints/ppo_<steps>_steps.zip``, by its
+    step count), slimmed into ``dst_dir`` under the same name; None when the run saved none."""
+    checkpoints = [(steps, path) for steps, path in saved_models(out) if path.name != "final_model.zip"]
+    if not checkpoints:
+        return None
+    newest = checkpoints[-1][1]
+    dst_dir.mkdir(parents=True, exist_ok=True)
+    return slim_checkpoint(newest, dst_dir / newest.name)
 
 
 def resolve_auto_resume(cfg: TrainConfig) -> tuple[TrainConfig, int | None]:

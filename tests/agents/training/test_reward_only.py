@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from agents.evaluation.evaluate import evaluate
 from agents.policies.ppo import play_batched
 from agents.training.config import HELD_OUT_SEEDS, load_config
-from agents.training.runs import saved_models
+from agents.training.runs import ROLLOUT_STATE, keep_newest_checkpoint, saved_models
 from agents.training.sb3 import TrainingInterrupted, train
 from tests.helpers import PORTED, ROOT
 
@@ -95,6 +97,35 @@ def test_the_same_command_resumes_extends_and_then_does_nothing(tmp_path: Path) 
     assert run(first + 8192) == tmp_path  # done: nothing trained, nothing rewritten
     assert lines == [f"{tmp_path} already holds a model trained to {first + 8192:,} steps; nothing to do"]
     assert saved_models(tmp_path)[-1] == (first + 8192, tmp_path / "final_model.zip")
+
+
+def test_a_kept_checkpoint_is_the_newest_slimmed_and_resumes(tmp_path: Path) -> None:
+    """scripts/keep_runs.sh keeps an unfinished run's newest checkpoint (by steps, not by name:
+    ``ppo_16384`` after ``ppo_8192``, in a folder whose name has underscores) without the last
+    rollout's observations, and a run restored from it resumes where the checkpoint stood."""
+    nestor = str(ROOT / "configs" / "ppo" / "nestor.yaml")
+    run_dir = tmp_path / "nestor_move_seed1"
+    cfg = load_config(nestor, [*SHORT, "total_timesteps=16384", f"output_dir={run_dir}"])
+    train(cfg, report=lambda line: None)
+    names = {p.name for p in (run_dir / "checkpoints").iterdir()}
+    assert names >= {"ppo_8192_steps.zip", "ppo_16384_steps.zip"}
+    kept = keep_newest_checkpoint(run_dir, tmp_path / "kept")
+    assert kept is not None and kept.name == "ppo_16384_steps.zip"
+    full = run_dir / "checkpoints" / kept.name
+    assert kept.stat().st_size < full.stat().st_size
+    with zipfile.ZipFile(kept) as z:
+        data = json.loads(z.read("data"))
+    assert not set(ROLLOUT_STATE) & set(data) and "policy_class" in data
+    # a new work tree: the kept checkpoint alone in the run folder, resumed by the same command
+    restored = tmp_path / "restored"
+    (restored / "checkpoints").mkdir(parents=True)
+    shutil.copy(kept, restored / "checkpoints" / kept.name)
+    cfg = load_config(nestor, [*SHORT, "total_timesteps=24576", f"output_dir={restored}"])
+    train(cfg, report=lambda line: None)
+    info = json.loads((restored / "train_info.json").read_text())
+    assert info["resumed_at"] == 16384 and info["num_timesteps"] == 24576
+    model = MaskablePPO.load(restored / "final_model.zip")
+    assert model.num_timesteps == 24576
 
 
 def test_batched_validation_plays_the_deals_evaluate_plays(tmp_path: Path) -> None:
