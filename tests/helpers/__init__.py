@@ -302,3 +302,43 @@ def ctrl_c(
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     return proc.returncode, waited, out, err
+
+
+def check_won_lines_avoid_dead_positions(
+    env_name: str, options: dict[str, Any], file: str, least: int
+) -> None:
+    """Every won line of the label file ``file`` (``agents/data/labels/``), replayed on the native
+    game of ``env_name`` with ``options``, wins without passing a position the solver's
+    ``dead()`` calls lost (a dead position must be lost, and these lines win); at least ``least``
+    lines, so that the check cannot pass on an empty file."""
+    from agents.solving.labels import read_labels
+    from patience_gym.solver import _dealt
+
+    variant = get_variant(env_name)
+    won = {s: lb for s, lb in read_labels(LABELS / file).items() if lb.label == "won"}
+    assert len(won) > least
+    for seed, lb in won.items():
+        game = _dealt(variant, options, seed, None)
+        for a in lb.actions:
+            assert not game._c.dead(), f"{file} seed {seed}: a won line meets a dead position"
+            game.apply(int(a))
+        assert game.won
+
+
+def dead_against_reference(
+    games: dict[int, Any], reference: Callable[[Any], bool], steps: int, rng: np.random.Generator
+) -> dict[bool, int]:
+    """Play each game of ``games`` (by seed) at random for up to ``steps`` moves, asserting at every
+    position that the native ``dead()`` says what ``reference`` (a Python rewrite of its
+    definition) says; how often each answer was met."""
+    seen = {True: 0, False: 0}
+    for seed, game in games.items():
+        for _ in range(steps):
+            expected = reference(game)
+            assert game._c.dead() == expected, f"seed {seed}: {game.render()}"
+            seen[expected] += 1
+            legal = np.flatnonzero(game.legal_mask())
+            if legal.size == 0:
+                break
+            game.apply(int(rng.choice(legal)))
+    return seen

@@ -5,15 +5,16 @@ every stored winning line, none of which may pass through a dead position."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
-from agents.solving.labels import read_labels
 from patience_gym.core.cards import RANK, RED, SUIT, card
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import _dealt, solve_deal
-from tests.helpers import LABELS
+from tests.helpers import check_won_lines_avoid_dead_positions, dead_against_reference
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver needs the native engine")
 
@@ -70,20 +71,15 @@ def test_a_deal_with_a_card_stuck_on_its_own_targets_is_lost_at_once(seed: int) 
 
 @pytest.mark.parametrize("options", [{}, DRAW3])
 def test_the_native_test_agrees_with_the_reference_along_random_games(options: dict[str, object]) -> None:
-    rng = np.random.default_rng(1)
-    seen = {True: 0, False: 0}
-    for seed in [*range(40), 120, 149, 258, 504, 888]:  # the last five meet dead positions
-        game = _dealt(KLONDIKE, options, seed, None)
-        for _ in range(120):
-            expected = bool(
-                stuck_set([list(p) for p in game.piles], list(game.down), [len(f) for f in game.foundations])
-            )
-            assert game._c.dead() == expected, f"seed {seed}: {game.render()}"
-            seen[expected] += 1
-            legal = np.flatnonzero(game.legal_mask())
-            if legal.size == 0:
-                break
-            game.apply(int(rng.choice(legal)))
+    seeds = [*range(40), 120, 149, 258, 504, 888]  # the last five meet dead positions
+    games = {seed: _dealt(KLONDIKE, options, seed, None) for seed in seeds}
+
+    def reference(game: Any) -> bool:
+        return bool(
+            stuck_set([list(p) for p in game.piles], list(game.down), [len(f) for f in game.foundations])
+        )
+
+    seen = dead_against_reference(games, reference, 120, np.random.default_rng(1))
     assert seen[True] and seen[False]  # both answers met
 
 
@@ -92,11 +88,4 @@ def test_the_native_test_agrees_with_the_reference_along_random_games(options: d
 )
 def test_no_stored_winning_line_passes_through_a_dead_position(name: str) -> None:
     options = {} if name == "Klondike-v0.csv" else DRAW3
-    won = {s: lb for s, lb in read_labels(LABELS / name).items() if lb.label == "won"}
-    assert len(won) > 200
-    for seed, lb in won.items():
-        game = _dealt(KLONDIKE, options, seed, None)
-        for a in lb.actions:
-            assert not game._c.dead(), f"seed {seed}: a won line meets a dead position"
-            game.apply(int(a))
-        assert game.won
+    check_won_lines_avoid_dead_positions(KLONDIKE.env_name, options, name, 200)

@@ -11,12 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.solving.labels import read_labels
 from patience_gym.core.cards import RANK, RED
 from patience_gym.games import get_variant
 from patience_gym.native import NativeGame, native_available
 from patience_gym.solver import _dealt, solve_deal
-from tests.helpers import LABELS, plain_verdicts
+from tests.helpers import check_won_lines_avoid_dead_positions, dead_against_reference, plain_verdicts
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver needs the native engine")
 
@@ -115,18 +114,8 @@ def reference_dead(game: NativeGame, options: dict[str, Any]) -> bool:
 
 @pytest.mark.parametrize("options", [{}, {"talon_to_auxiliaries": False}, {"redeals": 1}])
 def test_the_native_test_agrees_with_the_reference_along_random_games(options: dict[str, Any]) -> None:
-    rng = np.random.default_rng(3)
-    seen = {True: 0, False: 0}
-    for seed in range(12):
-        game = _dealt(VARIANT, options, seed, None)
-        for _ in range(400):
-            expected = reference_dead(game, options)
-            assert game._c.dead() == expected, f"seed {seed}: {game.render()}"
-            seen[expected] += 1
-            legal = np.flatnonzero(game.legal_mask())
-            if legal.size == 0:
-                break
-            game.apply(int(rng.choice(legal)))
+    games = {seed: _dealt(VARIANT, options, seed, None) for seed in range(12)}
+    seen = dead_against_reference(games, lambda g: reference_dead(g, options), 400, np.random.default_rng(3))
     assert seen[True] > 20 and seen[False] > 200  # both answers met, often
 
 
@@ -149,11 +138,4 @@ def test_the_dead_positions_change_no_verdict_of_the_exact_search() -> None:
     ("name", "options"), [("LightAndShade-v0.csv", {}), ("LightAndShade-v0__redeals=1.csv", {"redeals": 1})]
 )
 def test_no_stored_winning_line_passes_through_a_dead_position(name: str, options: dict[str, Any]) -> None:
-    won = {s: lb for s, lb in read_labels(LABELS / name).items() if lb.label == "won"}
-    assert len(won) > 500
-    for seed, lb in won.items():
-        game = _dealt(VARIANT, options, seed, None)
-        for a in lb.actions:
-            assert not game._c.dead(), f"{name} seed {seed}: a won line meets a dead position"
-            game.apply(int(a))
-        assert game.won
+    check_won_lines_avoid_dead_positions(VARIANT.env_name, options, name, 500)

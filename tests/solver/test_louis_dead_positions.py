@@ -9,12 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.solving.labels import read_labels
 from patience_gym.core.cards import RANK, SUIT, card
 from patience_gym.games import get_variant
 from patience_gym.native import NativeGame, _module, native_available
 from patience_gym.solver import _dealt
-from tests.helpers import LABELS
+from tests.helpers import check_won_lines_avoid_dead_positions, dead_against_reference
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver needs the native engine")
 
@@ -127,29 +126,11 @@ def test_nothing_is_dead_before_the_last_deal_is_complete() -> None:
 
 @pytest.mark.parametrize("env", ["StLouis-v0", "Louis-v0"])
 def test_the_native_test_agrees_with_the_reference_along_random_games(env: str) -> None:
-    rng = np.random.default_rng(2)
-    seen = {True: 0, False: 0}
-    for seed in range(12):
-        game = last_deal(env, seed)
-        for _ in range(300):
-            expected = reference_dead(game)
-            assert game._c.dead() == expected, f"{env} seed {seed}: {game.render()}"
-            seen[expected] += 1
-            legal = np.flatnonzero(game.legal_mask())
-            if legal.size == 0:
-                break
-            game.apply(int(rng.choice(legal)))
+    games = {seed: last_deal(env, seed) for seed in range(12)}
+    seen = dead_against_reference(games, reference_dead, 300, np.random.default_rng(2))
     assert seen[True] > 20 and seen[False] > 20  # both answers met, often
 
 
 @pytest.mark.parametrize("env", ["Louis-v0", "StLouis-v0"])
 def test_no_stored_winning_line_passes_through_a_dead_position(env: str) -> None:
-    won = {s: lb for s, lb in read_labels(LABELS / f"{env}.csv").items() if lb.label == "won"}
-    assert len(won) > 500
-    variant = get_variant(env)
-    for seed, lb in won.items():
-        game = _dealt(variant, {}, seed, None)
-        for a in lb.actions:
-            assert not game._c.dead(), f"{env} seed {seed}: a won line meets a dead position"
-            game.apply(int(a))
-        assert game.won
+    check_won_lines_avoid_dead_positions(env, {}, f"{env}.csv", 500)
