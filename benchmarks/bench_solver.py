@@ -31,7 +31,18 @@ def _value(text: str) -> Any:
         return text
 
 
-def _checked(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list[str], range, dict[str, Any]]:
+def solver_arguments(p: argparse.ArgumentParser, seeds: str = "0:50") -> None:
+    """The flags of the solver's benchmarks (this one and bench_solver_versions.py)."""
+    p.add_argument("--env", action="append", help="variant id (repeatable; default all)")
+    p.add_argument("--seeds", default=seeds, help=f"START:STOP (default {seeds})")
+    p.add_argument("--budget", type=int, default=1_000_000, help="nodes per deal (default 1M)")
+    p.add_argument("--probe", type=int, help="nodes of the budget for the probe (default a tenth, as solve)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="an env option")
+
+
+def check_arguments(
+    p: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[list[str], range, dict[str, Any]]:
     """The variants, the seeds and the options; an empty range, a budget that is not positive, an
     unknown id or a bad option ends the run in one line, before the table starts."""
     from agents.solving.chunks import parse_seeds
@@ -51,13 +62,9 @@ def _checked(p: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--env", action="append", help="variant id (repeatable; default all)")
-    p.add_argument("--seeds", default="0:50", help="START:STOP (default 0:50)")
-    p.add_argument("--budget", type=int, default=1_000_000, help="nodes per deal (default 1M)")
-    p.add_argument("--probe", type=int, help="nodes of the budget for the probe (default a tenth, as solve)")
-    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="an env option")
+    solver_arguments(p)
     args = p.parse_args()
-    names, seeds, options = _checked(p, args)
+    names, seeds, options = check_arguments(p, args)
     probe = args.budget // 10 if args.probe is None else args.probe
     print(
         f"{'variant':18} {'deals':>5} {'decided':>8} {'won':>7} {'unknown':>7} "

@@ -18,6 +18,8 @@ from tests.helpers import ROOT
         (["benchmarks/bench_solver.py", "--seeds", "5:2"], "the seed range '5:2' is empty"),
         (["benchmarks/bench_solver.py", "--budget", "0"], "--budget must be >= 1"),
         (["benchmarks/bench_solver.py", "--env", "Nestor-v0", "--set", "reserve=half"], "reserve='half'"),
+        (["benchmarks/bench_solver_versions.py", "--against", "no-such-rev"], "names no commit"),
+        (["benchmarks/bench_solver_versions.py", "--budget", "0"], "--budget must be >= 1"),
         (["benchmarks/bench_steps.py", "--seconds", "-1"], "--seconds must be > 0"),
         (["benchmarks/bench_steps.py", "--env", "Spider-v0"], "unknown environment 'Spider-v0'"),
         (["benchmarks/bench_native.py", "--rounds", "0"], "--rounds and each --batch size must be >= 1"),
