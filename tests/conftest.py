@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Generator, Iterator
+from typing import Any
 
 import pytest
 
@@ -60,3 +61,23 @@ def pytest_runtest_makereport(
 def env_name(request: pytest.FixtureRequest) -> str:
     name: str = request.param
     return name
+
+
+@pytest.fixture(scope="session")
+def local_ray() -> Iterator[Any]:
+    """One local Ray for the whole test session, as CI has it: 2 CPUs, a small object store.
+
+    Every in-process Ray test shares it (``connect_ray`` and ``ray_command`` use a Ray already
+    running), and it is shut down once, at the end: the suite never stops Ray and starts it again
+    in one process. Skips where Ray is not installed (the scale extra)."""
+    ray = pytest.importorskip("ray")
+    if not ray.is_initialized():
+        ray.init(
+            address="local",
+            num_cpus=2,
+            include_dashboard=False,
+            object_store_memory=100 * 2**20,
+            log_to_driver=False,
+        )
+    yield ray
+    ray.shutdown()

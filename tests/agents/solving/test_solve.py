@@ -232,8 +232,7 @@ def test_a_policy_is_compared_with_the_labels_of_the_same_deals():
         winnable_share(labels, {2: True})
 
 
-def test_ray_labels_equal_local_labels(tmp_path):
-    pytest.importorskip("ray")
+def test_ray_labels_equal_local_labels(tmp_path, local_ray):
     local_path, local = label_seeds(
         SolveConfig(env="Nestor-v0", seeds="0:25", budget=20_000, labels=str(tmp_path / "local")),
         progress=False,

@@ -7,7 +7,6 @@ missing Ray are checked either way.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -31,17 +30,11 @@ needs_ray = pytest.mark.skipif(find_spec("ray") is None, reason="Ray is not inst
 
 
 @pytest.fixture(scope="module")
-def local_ray() -> Iterator[Any]:
-    """One local Ray for the module, as CI has it: 2 CPUs, a small object store."""
-    import ray
-
+def local_ray(local_ray: Any) -> Any:
+    """The test session's local Ray (tests/conftest.py), which also runs this module's functions."""
     # The test module is not importable on Ray's workers: its functions travel by value.
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    if ray.is_initialized():  # a Ray an earlier test module started (connect_ray keeps it running)
-        ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20, log_to_driver=False)
-    yield ray
-    ray.shutdown()
+    local_ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    return local_ray
 
 
 # ---- a missing extra ----------------------------------------------------------------------------
