@@ -97,6 +97,14 @@ SPECS: tuple[PolicySpec, ...] = (
         "a saved MaskablePPO model or its run folder (the train extra)",
     ),
     PolicySpec(
+        "ppo-sample",
+        "agents.policies.ppo",
+        "sampled_ppo",
+        "required",
+        "ppo-sample:<model path>",
+        "the same model drawing each move from its masked distribution, seeded by the deal",
+    ),
+    PolicySpec(
         "rllib",
         "agents.policies.rllib",
         "RLlibPolicy",
@@ -117,8 +125,9 @@ def make_policy(spec: str) -> Policy:
     ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0]`` (the
     determinized solver planner of :mod:`agents.policies.planner`; any subset of its settings),
     ``rollout[:N]`` (the best move by N rollouts of a native base policy on sampled deals:
-    :class:`agents.policies.rollout.RolloutPolicy`), ``ppo:<path to a saved MaskablePPO model>`` or
-    ``rllib:<RLlib run folder or checkpoint>``."""
+    :class:`agents.policies.rollout.RolloutPolicy`), ``ppo:<path to a saved MaskablePPO model>``,
+    ``ppo-sample:<path>`` (the same model drawing its moves) or ``rllib:<RLlib run folder or
+    checkpoint>``."""
     name, colon, settings = spec.partition(":")
     row = BY_NAME.get(name)
     if row is not None and (row.settings == "optional" or (row.settings == "none") != bool(colon)):
@@ -128,8 +137,9 @@ def make_policy(spec: str) -> Policy:
 
 def spec_help(*, detailed: bool = True) -> str:
     """Every spec as error messages show it: ``random, greedy, planner[...], rollout[:N],
-    ppo:<model path> or rllib:<checkpoint>``. With ``detailed=False`` (help lines) a spec whose
-    usage comes from its module is shown as ``name[:settings]``, and no module is imported."""
+    ppo:<model path>, ppo-sample:<model path> or rllib:<checkpoint>``. With ``detailed=False``
+    (help lines) a spec whose usage comes from its module is shown as ``name[:settings]``, and no
+    module is imported."""
     shown = [s.shown() if detailed or isinstance(s.usage, str) else f"{s.name}[:settings]" for s in SPECS]
     return f"{', '.join(shown[:-1])} or {shown[-1]}"
 

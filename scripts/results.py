@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import Any
 
 from agents.evaluation.evaluate import Result, evaluate
-from agents.training.config import check_env_options
 from patience_gym.core.game import house_rules
 from patience_gym.games import VARIANTS, get_variant
 
@@ -53,20 +52,32 @@ ROOT = Path(__file__).resolve().parent.parent
 WINNABLE = "winnable (every card seen)"
 
 
+#: Config keys two runs of one recipe may differ in: the training seed, the budget (a run extended
+#: past the shipped one's), and where and how a run reports.
+NOT_RECIPE = ("seed", "total_timesteps", "output_dir", "progress_bar")
+
+
 def run_dirs(env_name: str, card: dict[str, Any]) -> list[Path]:
     """The local training folders of the shipped model's recipe: its own run (``card["run"]``,
-    else ``runs/ppo/<stem>``) first, then every other run of the same variant, registered rules and
-    policy (the other training seeds), those holding a final model."""
+    else ``runs/ppo/<stem>``) first, then every run whose config differs from its only in
+    :data:`NOT_RECIPE` (the other training seeds; not an experiment with another setting), those
+    holding a final model and its ``train_info.json``."""
     import yaml
+
+    def recipe(d: Path) -> dict[str, Any] | None:
+        if not (d / "config.yaml").is_file() or not (d / "train_info.json").is_file():
+            return None
+        cfg = yaml.safe_load((d / "config.yaml").read_text())
+        return {k: v for k, v in cfg.items() if k not in NOT_RECIPE}
 
     stem = re.sub(r"(?<!^)(?=[A-Z])", "_", env_name.rsplit("-v", 1)[0]).lower()
     shipped = ROOT / "runs" / "ppo" / card.get("run", stem)
-    found = [shipped]
-    for d in sorted((ROOT / "runs" / "ppo").glob("*/")):
-        cfg = yaml.safe_load((d / "config.yaml").read_text()) if (d / "config.yaml").is_file() else {}
-        same = cfg.get("env") == env_name and cfg.get("policy", "mlp") == card.get("policy", "mlp")
-        if same and d != shipped and cfg.get("env_kwargs") == check_env_options(env_name, {}):
-            found.append(d)
+    mine = recipe(shipped)
+    if mine is None or mine.get("env") != env_name:
+        return []
+    found = [shipped] + [
+        d for d in sorted((ROOT / "runs" / "ppo").glob("*/")) if d != shipped and recipe(d) == mine
+    ]
     return [d for d in found if (d / "final_model.zip").is_file()]
 
 
@@ -78,14 +89,15 @@ def ppo_card(env_name: str) -> dict[str, Any] | None:
     return json.loads(path.read_text()) if path.is_file() and path.with_suffix(".zip").is_file() else None
 
 
-def batched_row(model_path: Path, env_name: str, episodes: int) -> dict[str, Any]:
-    """A model's wins on seeds 0..episodes-1, played batched (the same deals as the table's rows)."""
+def batched_row(model_path: Path, env_name: str, episodes: int, sample: bool = False) -> dict[str, Any]:
+    """A model's wins on seeds 0..episodes-1, played batched (the same deals as the table's rows),
+    by its most likely moves or (``sample``) by moves drawn as ``ppo-sample`` draws them."""
     from sb3_contrib import MaskablePPO
 
     from agents.evaluation.evaluate import wilson
     from agents.policies.ppo import play_batched
 
-    play = play_batched(MaskablePPO.load(model_path, device="cpu"), env_name, range(episodes))
+    play = play_batched(MaskablePPO.load(model_path, device="cpu"), env_name, range(episodes), sample=sample)
     wins = int(play.won.sum())
     return {
         "wins": wins,
@@ -96,32 +108,44 @@ def batched_row(model_path: Path, env_name: str, episodes: int) -> dict[str, Any
 
 
 def ppo_extras(env_name: str, episodes: int, card: dict[str, Any]) -> dict[str, Any]:
-    """The shipped run's best checkpoint and every training seed's final model on the same deals,
-    where the training folders are here (an empty dict otherwise)."""
+    """The shipped run's best checkpoint and every training seed's final model at the shipped
+    model's budget on the same deals, played as the shipped model is, where the training folders
+    are here (an empty dict otherwise). The shipped model stands for its own seed; a run folder
+    since extended past it gives no best checkpoint (docs/training.md reports such runs apart)."""
     import yaml
 
+    from agents.policies.ppo import shipped_model
+
     extras: dict[str, Any] = {}
+    sample = card.get("play") == "sample"
     dirs = run_dirs(env_name, card)
-    if dirs and (dirs[0] / "best_model.zip").is_file():
-        info = json.loads((dirs[0] / "train_info.json").read_text())
-        best = info.get("best_evaluation") or {}
+    if not dirs:
+        return extras
+    info = json.loads((dirs[0] / "train_info.json").read_text())
+    if info["num_timesteps"] == card["steps"] and (dirs[0] / "best_model.zip").is_file():
         extras["best_checkpoint"] = {
-            **batched_row(dirs[0] / "best_model.zip", env_name, episodes),
-            "steps": best.get("steps"),
+            **batched_row(dirs[0] / "best_model.zip", env_name, episodes, sample),
+            "steps": (info.get("best_evaluation") or {}).get("steps"),
         }
-    seeds = []
-    for d in dirs:
-        cfg = yaml.safe_load((d / "config.yaml").read_text())
+    own = shipped_model(env_name)
+    seeds = (
+        [{"seed": card["seed"], "steps": card["steps"], **batched_row(own, env_name, episodes, sample)}]
+        if own
+        else []
+    )
+    for d in dirs[1:]:
         info = json.loads((d / "train_info.json").read_text())
+        if info["num_timesteps"] != card["steps"]:
+            continue  # another budget: not a training seed of this row
         seeds.append(
             {
-                "seed": cfg.get("seed", 0),
+                "seed": yaml.safe_load((d / "config.yaml").read_text()).get("seed", 0),
                 "steps": info["num_timesteps"],
-                **batched_row(d / "final_model.zip", env_name, episodes),
+                **batched_row(d / "final_model.zip", env_name, episodes, sample),
             }
         )
     if len(seeds) > 1:
-        extras["training_seeds"] = seeds
+        extras["training_seeds"] = sorted(seeds, key=lambda x: x["seed"])
     return extras
 
 
@@ -165,7 +189,7 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
     card = None if env_kwargs else ppo_card(env_name)
     specs = [sp for sp in (args.policy or ["random", "greedy", "ppo"]) if sp != "ppo"]
     if card is not None and (not args.policy or "ppo" in args.policy):
-        specs.append(f"ppo:{env_name}")
+        specs.append(f"{ppo_spec(card)}:{env_name}")
     elif args.policy and "ppo" in args.policy:
         print(f"{env_name}: no shipped PPO model (scripts/ship_model.py); PPO left out", file=sys.stderr)
     rows = []
@@ -184,7 +208,7 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
         if spec != row["policy"]:
             row["spec"] = spec
         row["won_seeds"] = [r.seed + e.index for e in r.episodes if e.won]
-        if spec.startswith("ppo:") and card is not None:
+        if spec.startswith(("ppo:", "ppo-sample:")) and card is not None:
             row["card"] = card
             row.update(ppo_extras(env_name, args.episodes, card))
         print(
@@ -197,11 +221,19 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
 
 
 def policy_name(spec: str) -> str:
-    """The row's policy name: ``ppo:<path>`` -> ``ppo``, ``planner:samples=8`` -> ``planner``;
-    ``rollout:16`` stays whole (the teacher a ``ppo+rollouts`` row names, compared with it)."""
+    """The row's policy name: ``ppo:<path>`` and ``ppo-sample:<path>`` -> ``ppo`` (one reward-only
+    row a variant, its spec recorded beside), ``planner:samples=8`` -> ``planner``; ``rollout:16``
+    stays whole (the teacher a ``ppo+rollouts`` row names, compared with it)."""
     if spec.startswith("rollout:"):
         return spec
-    return spec.split(":", 1)[0]
+    name = spec.split(":", 1)[0]
+    return "ppo" if name == "ppo-sample" else name
+
+
+def ppo_spec(card: dict[str, Any]) -> str:
+    """How the table plays a shipped model: as its card's ``play`` says (scripts/ship_model.py
+    chooses it on the validation deals): ``ppo`` (its most likely moves) or ``ppo-sample``."""
+    return "ppo-sample" if card.get("play") == "sample" else "ppo"
 
 
 def winnable_row(env_name: str, env_kwargs: dict[str, Any], episodes: int) -> dict[str, Any] | None:
@@ -276,7 +308,11 @@ def ppo_label(row: dict[str, Any]) -> str:
     reinforcement learning), ``ppo (clone of greedy)``, ``ppo (from scratch)``; plain ``ppo`` for
     rows measured before the table recorded the teacher."""
     if "card" in row:
-        return "ppo (reward only)"
+        return (
+            "ppo (reward only, sampled moves)"
+            if row.get("spec", "").startswith("ppo-sample:")
+            else "ppo (reward only)"
+        )
     if "teacher" not in row:
         return "ppo"
     if not row["teacher"]:
@@ -345,6 +381,23 @@ def compare(
     return text
 
 
+def card_note(card: dict[str, Any]) -> str:
+    """What made a reward-only row's model (learner, config, steps, wall time, seed, commit) and how
+    it plays, with the validation deals' figures that chose that (scripts/ship_model.py)."""
+    note = (
+        f"{card['learner']} ({card.get('policy', 'mlp')}), `{card['config']}`, {card['steps']:,} steps, "
+        f"{card['train_seconds'] / 60:.0f} min, seed {card['seed']}, commit {card['commit']}"
+    )
+    chosen = card.get("validation_play")
+    if chosen:
+        first, last = (int(x) for x in chosen["deals"].split(".."))
+        note += (
+            f"; plays by {card['play']} (validation deals won: argmax {chosen['argmax']['wins']}, "
+            f"sampled {chosen['sample']['wins']} of {last - first + 1:,})"
+        )
+    return note
+
+
 def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
     head = (
         "| variant | policy | games | wins | win rate [95% Wilson CI] | wins among the winnable deals "
@@ -370,11 +423,7 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             budget = ""
             card = r.get("card")
             if card:
-                budget = (
-                    f"{card['learner']} ({card.get('policy', 'mlp')}), `{card['config']}`, "
-                    f"{card['steps']:,} steps, "
-                    f"{card['train_seconds'] / 60:.0f} min, seed {card['seed']}, commit {card['commit']}"
-                )
+                budget = card_note(card)
             elif r["policy"].startswith("ppo") and r.get("train_timesteps"):
                 secs = r.get("train_seconds")
                 budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")

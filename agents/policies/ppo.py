@@ -103,8 +103,35 @@ def _load(path: str, mtime: float) -> Any:
     return MaskablePPO.load(path, device="cpu", custom_objects={"policy_class": MoveScorerPolicy})
 
 
+def sampled_action(
+    model: Any, obs: np.ndarray, masks: np.ndarray, rngs: Sequence[np.random.Generator]
+) -> np.ndarray:
+    """One action per row of ``obs`` drawn from the model's masked distribution, row ``i`` with
+    ``rngs[i]`` (a generator per game, seeded by its deal: the same deal draws the same moves
+    whether it is played alone or in a batch)."""
+    import torch
+
+    obs_t, _ = model.policy.obs_to_tensor(obs)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(obs_t, action_masks=masks)
+    probs = dist.distribution.probs.cpu().numpy().astype(np.float64).reshape(len(rngs), -1)
+    probs *= np.asarray(masks, dtype=bool).reshape(probs.shape)  # an illegal action is never drawn
+    draws = []
+    for row, rng in zip(probs, rngs, strict=True):
+        legal = np.flatnonzero(row > 0)
+        cumulative = np.cumsum(row[legal])
+        k = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+        draws.append(int(legal[min(k, len(legal) - 1)]))
+    return np.array(draws)
+
+
 class PPOPolicy:
-    """Plays the model's most likely legal action (masked, deterministic).
+    """Plays the model's most likely legal action (masked, deterministic), or with ``sample=True``
+    (the spec ``ppo-sample:<path>``) a legal action drawn from the model's masked distribution,
+    the policy PPO trains, with a generator seeded by the deal's seed (the same deal is played
+    the same way every time). A deterministic policy that meets a position again moves the same
+    way again, so where moves can undo each other it can go to and fro until the step limit;
+    sampling leaves such a loop (docs/training.md measures both ways of playing per variant).
 
     The model is loaded once per process (cached by path and modification time), however many
     times the policy is built. A model trained with ``move_features`` (its observations longer
@@ -113,28 +140,36 @@ class PPOPolicy:
     every move of the episode.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, sample: bool = False) -> None:
         from agents.common.extras import require
 
-        require("train", f"policy 'ppo:{path}'")  # one line naming the extra, not an ImportError
+        spec = "ppo-sample" if sample else "ppo"
+        require("train", f"policy '{spec}:{path}'")  # one line naming the extra, not an ImportError
         self.path = resolve_model_path(path)
-        self.name = f"ppo:{path}"
+        self.name = f"{spec}:{path}"
+        self.sample = sample
         self.model = _load(str(self.path.resolve()), self.path.stat().st_mtime)
         self.featurizer: MoveFeaturizer | None = None
+        self.rng = np.random.default_rng(0)
 
     def reset(self, seed: int) -> None:
-        """Deterministic: nothing to reseed; the move features' visit counts start afresh."""
+        """The move features' visit counts start afresh; a sampling policy's generator is seeded
+        with the deal's seed."""
         if self.featurizer is not None:
             self.featurizer.reset()
+        self.rng = np.random.default_rng(seed)
+
+    def _act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        if self.sample:
+            return int(sampled_action(self.model, obs, mask[None], [self.rng])[0])
+        action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
+        return int(action)
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         from agents.policies.move_policy import is_move_policy, observe_with_features
 
         if is_move_policy(self.model):  # the batched engine's move features, for this one game
-            action, _ = self.model.predict(
-                observe_with_features(env, obs), action_masks=env.action_masks(), deterministic=True
-            )
-            return int(action)
+            return self._act(observe_with_features(env, obs), env.action_masks())
         trained_actions = getattr(self.model.action_space, "n", None)
         trained = self.model.observation_space.shape
         n = env.game.n_actions
@@ -150,10 +185,15 @@ class PPOPolicy:
             if self.featurizer is None:
                 self.featurizer = MoveFeaturizer(rollouts)
             obs = np.concatenate([obs, self.featurizer(env)])
-        action, _ = self.model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        action = self._act(obs, env.action_masks())
         if self.featurizer is not None:
-            self.featurizer.played(int(action))
-        return int(action)
+            self.featurizer.played(action)
+        return action
+
+
+def sampled_ppo(path: str) -> PPOPolicy:
+    """The spec ``ppo-sample:<path>``: :class:`PPOPolicy` drawing its moves."""
+    return PPOPolicy(path, sample=True)
 
 
 @dataclass(frozen=True)
@@ -179,7 +219,7 @@ def play_batched(
     *,
     env_kwargs: dict[str, Any] | None = None,
     reward: str = "foundation",
-    deterministic: bool = True,
+    sample: bool = False,
 ) -> BatchedPlay:
     """Play deal ``reset(seed=s)`` for every ``s`` in ``seeds`` once, all at once on the batched
     native engine (:class:`patience_gym.vector.PatienceVectorEnv`), each step one masked forward
@@ -187,8 +227,10 @@ def play_batched(
 
     Sub-env ``i`` deals seed ``seeds[i]`` as ``gym.make(id).reset(seed=seeds[i])`` does, so a
     deterministic model wins here exactly the deals it wins through ``patience-gym evaluate
-    --policy ppo:<model>`` (a test compares the two). A model trained with move features needs
-    the Python wrapper and is refused; a ``move_policy`` model gets the batch's move features.
+    --policy ppo:<model>`` (a test compares the two). With ``sample=True`` each game draws its
+    moves with a generator seeded by its seed, as ``ppo-sample:<model>`` does. A model trained
+    with move features needs the Python wrapper and is refused; a ``move_policy`` model gets the
+    batch's move features.
     """
     from agents.policies.move_policy import is_move_policy
     from patience_gym.games import get_variant
@@ -208,6 +250,7 @@ def play_batched(
             f"{venv.single_observation_space.shape} (a move-feature model plays through ppo:<path>)"
         )
     n = len(seeds)
+    rngs = [np.random.default_rng(s) for s in seeds]
     obs, info = venv.reset(seed=list(seeds))
     done = np.zeros(n, dtype=bool)
     won = np.zeros(n, dtype=bool)
@@ -217,7 +260,10 @@ def play_batched(
     while not done.all():
         masks = venv.action_masks()
         masks[done] = True  # finished rows restart on this step whatever they play
-        actions, _ = model.predict(obs, action_masks=masks, deterministic=deterministic)
+        if sample:
+            actions = sampled_action(model, obs, masks, rngs)
+        else:
+            actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
         obs, rewards, terminated, truncated, info = venv.step(actions)
         live = ~done
         length[live] += 1

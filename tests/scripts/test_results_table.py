@@ -184,3 +184,53 @@ def test_the_reward_only_row_names_its_config_learner_budget_and_commit() -> Non
     assert "Training seeds 0, 1, 2: 14.0%, 12.0%, 9.0% (spread 5.0 points)" in text
     assert "not reinforcement learning" in text  # said of the clone's row, not of ppo's
     assert results.verdict([*rows[:2], clone]).startswith("no reward-only PPO model yet.")
+
+
+def test_a_model_played_by_sampling_says_so_with_the_validation_figures_that_chose_it() -> None:
+    """A card whose ``play`` is ``sample`` is played as ``ppo-sample:<variant>``: the row stays the
+    variant's one ``ppo`` row, is named "sampled moves", and gives both ways' validation wins."""
+    results = _script()
+    assert results.policy_name("ppo-sample:TheKings-v0") == "ppo"
+    chosen = {"deals": "500000..500999", "argmax": {"wins": 0}, "sample": {"wins": 39}}
+    card = {"learner": "sb3-contrib MaskablePPO", "config": "configs/ppo/the_kings.yaml", "steps": 10_002_432,
+            "train_seconds": 900.0, "seed": 0, "commit": "abc1234", "play": "sample"}  # fmt: skip
+    card["validation_play"] = chosen
+    assert results.ppo_spec(card) == "ppo-sample" and results.ppo_spec({**card, "play": "argmax"}) == "ppo"
+    assert results.ppo_spec({k: v for k, v in card.items() if k != "play"}) == "ppo"  # older cards
+    row = {"policy": "ppo", "spec": "ppo-sample:TheKings-v0", "games": 1000, "wins": 30, "win_rate": 0.03,
+           "ci95": [0.021, 0.043], "mean_foundation_cards": 28.0, "mean_length": 530.0}  # fmt: skip
+    row["card"] = card
+    table = results.markdown({"TheKings-v0": [row]})
+    assert "| TheKings-v0 | ppo (reward only, sampled moves) | 1000 | 30 |" in table
+    assert "plays by sample (validation deals won: argmax 0, sampled 39 of 1,000) |" in table
+    argmax = {**row, "spec": "ppo:TheKings-v0", "card": {**card, "play": "argmax"}}
+    assert "| TheKings-v0 | ppo (reward only) | 1000 | 30 |" in results.markdown({"TheKings-v0": [argmax]})
+
+
+def test_the_training_seeds_of_a_row_are_the_runs_of_its_recipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row's other training seeds are the runs whose config differs from the shipped run's only
+    by seed, budget or output folder: an experiment with another setting is not one of them."""
+    import yaml
+
+    results = _script()
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    base = {"env": "Nestor-v0", "seed": 0, "total_timesteps": 10_000_000, "ppo": {"gamma": 0.99}}
+    runs = {
+        "nestor": base,
+        "nestor_seed1": {**base, "seed": 1, "output_dir": "runs/ppo/nestor_seed1"},
+        "nestor_seed2": {**base, "seed": 2},  # no final model yet: still training
+        "nestor_gamma999": {**base, "ppo": {"gamma": 0.999}},
+        "babette": {**base, "env": "Babette-v0"},
+    }
+    for name, cfg in runs.items():
+        d = tmp_path / "runs" / "ppo" / name
+        d.mkdir(parents=True)
+        (d / "config.yaml").write_text(yaml.safe_dump(cfg))
+        (d / "train_info.json").write_text("{}")
+        if name != "nestor_seed2":
+            (d / "final_model.zip").write_bytes(b"")
+    found = results.run_dirs("Nestor-v0", {"run": "nestor", "policy": "mlp"})
+    assert [d.name for d in found] == ["nestor", "nestor_seed1"]
+    assert results.run_dirs("Nestor-v0", {"run": "babette"}) == []  # a card naming another variant's run

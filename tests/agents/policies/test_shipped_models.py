@@ -1,7 +1,7 @@
 """The reward-only PPO models the package ships (agents/data/models/, scripts/ship_model.py): each
-names what made it, plays as ``ppo:<variant>``, and wins on deals it never saw (seeds 300,000 up:
-neither the table's 0-999, nor the validation's 500,000 up, nor training's 1,000,000 up) within
-noise of its row in results/results.json."""
+names what made it and how the table plays it (``ppo:<variant>`` or ``ppo-sample:<variant>``), and
+wins on deals it never saw (seeds 300,000 up: neither the table's 0-999, nor the validation's
+500,000 up, nor training's 1,000,000 up) within noise of its row in results/results.json."""
 
 from __future__ import annotations
 
@@ -32,7 +32,12 @@ def test_a_model_card_says_what_made_it_and_the_table_row_is_that_model(model: P
     assert (ROOT / card["config"]).is_file() and card["steps"] >= 10_000_000
     assert card["train_seconds"] > 0 and card["commit"]
     row = next(r for r in RESULTS[model.stem] if r["policy"] == "ppo")
-    assert row["card"] == card and row["spec"] == f"ppo:{model.stem}" and row["games"] == 1000
+    assert row["card"] == card and row["games"] == 1000
+    # played as the card says: its most likely moves, or drawn ones where they won more validation deals
+    figures = card["validation_play"]
+    assert figures["deals"] == card["validation"]["deals"]
+    assert card["play"] == ("sample" if figures["sample"]["wins"] > figures["argmax"]["wins"] else "argmax")
+    assert row["spec"] == f"{'ppo-sample' if card['play'] == 'sample' else 'ppo'}:{model.stem}"
 
 
 @pytest.mark.parametrize("name", ["nestor", "Nestor", "Nestor-v0", "patience_gym/Nestor-v0"])
@@ -58,7 +63,8 @@ def test_a_shipped_model_wins_unseen_deals_within_noise_of_its_row(model: Path) 
 
     if model.stem not in {v.env_name for v in PORTED}:
         pytest.skip(f"{model.stem} has no native port: batched play needs it")
-    play = play_batched(MaskablePPO.load(model, device="cpu"), model.stem, UNSEEN)
+    sample = json.loads(model.with_suffix(".json").read_text())["play"] == "sample"
+    play = play_batched(MaskablePPO.load(model, device="cpu"), model.stem, UNSEEN, sample=sample)
     lo, hi = wilson(int(play.won.sum()), len(UNSEEN))
     row = next(r for r in RESULTS[model.stem] if r["policy"] == "ppo")
     row_lo, row_hi = row["ci95"]

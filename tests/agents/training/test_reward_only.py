@@ -10,6 +10,7 @@ import json
 import shutil
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -140,8 +141,47 @@ def test_batched_validation_plays_the_deals_evaluate_plays(tmp_path: Path) -> No
             str(ROOT / "configs" / "ppo" / f"{stem}.yaml"), [*SHORT, *sets, f"output_dir={out}"]
         )
         model_path = train(cfg, report=lambda line: None) / "final_model.zip"
-        batched = play_batched(MaskablePPO.load(model_path, device="cpu"), env, range(40))
-        one_by_one = evaluate(env, f"ppo:{model_path}", episodes=40, seed=0)
-        assert batched.won.tolist() == [e.won for e in one_by_one.episodes]
-        assert batched.foundation_cards.tolist() == [e.foundation_cards for e in one_by_one.episodes]
-        assert batched.length.tolist() == [e.length for e in one_by_one.episodes]
+        model = MaskablePPO.load(model_path, device="cpu")
+        for spec, sample in (("ppo", False), ("ppo-sample", True)):
+            batched = play_batched(model, env, range(40), sample=sample)
+            one_by_one = evaluate(env, f"{spec}:{model_path}", episodes=40, seed=0)
+            assert batched.won.tolist() == [e.won for e in one_by_one.episodes]
+            assert batched.foundation_cards.tolist() == [e.foundation_cards for e in one_by_one.episodes]
+            assert batched.length.tolist() == [e.length for e in one_by_one.episodes]
+
+
+def test_a_sampling_policy_draws_legal_moves_the_same_way_for_the_same_deal(tmp_path: Path) -> None:
+    """``ppo-sample`` draws from the model's masked distribution with a generator seeded by the deal:
+    the same game for the same seed, another game than the most likely moves' on some deal, only
+    legal moves (evaluate refuses an illegal one), and draws that follow the distribution."""
+    import numpy as np
+    import torch
+
+    from agents.policies.ppo import sampled_action
+
+    cfg = load_config(str(ROOT / "configs" / "ppo" / "nestor.yaml"), [*SHORT, f"output_dir={tmp_path}"])
+    model_path = train(cfg, report=lambda line: None) / "final_model.zip"
+    sampled = [evaluate("Nestor-v0", f"ppo-sample:{model_path}", episodes=20, seed=0) for _ in range(2)]
+    argmax = evaluate("Nestor-v0", f"ppo:{model_path}", episodes=20, seed=0)
+
+    def games(result: Any) -> list[tuple[bool, int, int]]:
+        return [(e.won, e.foundation_cards, e.length) for e in result.episodes]
+
+    assert games(sampled[0]) == games(sampled[1])
+    assert games(sampled[0]) != games(argmax)
+
+    model = MaskablePPO.load(model_path, device="cpu")
+    obs = np.zeros((1, *model.observation_space.shape), dtype=np.float32)
+    mask = np.zeros((1, model.action_space.n), dtype=bool)
+    mask[0, [3, 7, 11]] = True
+    with torch.no_grad():
+        dist = model.policy.get_distribution(model.policy.obs_to_tensor(obs)[0], action_masks=mask)
+    probs = dist.distribution.probs.numpy()[0]
+    rngs = [np.random.default_rng(s) for s in range(3000)]
+    draws = sampled_action(model, np.repeat(obs, 3000, axis=0), np.repeat(mask, 3000, axis=0), rngs)
+    assert set(draws.tolist()) <= {3, 7, 11}
+    for a in (3, 7, 11):
+        assert abs(np.mean(draws == a) - probs[a]) < 0.04
+    one = np.zeros_like(mask)
+    one[0, 5] = True
+    assert sampled_action(model, obs, one, [np.random.default_rng(1)]).tolist() == [5]
