@@ -108,7 +108,8 @@ def sampled_action(
 ) -> np.ndarray:
     """One action per row of ``obs`` drawn from the model's masked distribution, row ``i`` with
     ``rngs[i]`` (a generator per game, seeded by its deal: the same deal draws the same moves
-    whether it is played alone or in a batch)."""
+    whether it is played alone or in a batch). A row without a legal action (a deal that leaves
+    none, whose next step ends the game whatever it plays) gets action 0, as the argmax does."""
     import torch
 
     obs_t, _ = model.policy.obs_to_tensor(obs)
@@ -119,6 +120,9 @@ def sampled_action(
     draws = []
     for row, rng in zip(probs, rngs, strict=True):
         legal = np.flatnonzero(row > 0)
+        if len(legal) == 0:  # a deal lost as dealt (an all-zero mask): any step ends it
+            draws.append(0)
+            continue
         cumulative = np.cumsum(row[legal])
         k = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
         draws.append(int(legal[min(k, len(legal) - 1)]))

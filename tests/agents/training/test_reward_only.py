@@ -185,3 +185,5 @@ def test_a_sampling_policy_draws_legal_moves_the_same_way_for_the_same_deal(tmp_
     one = np.zeros_like(mask)
     one[0, 5] = True
     assert sampled_action(model, obs, one, [np.random.default_rng(1)]).tolist() == [5]
+    # a deal that leaves no legal move (its next step ends the game): action 0, as the argmax plays
+    assert sampled_action(model, obs, np.zeros_like(mask), [np.random.default_rng(1)]).tolist() == [0]
