@@ -53,8 +53,8 @@ WINNABLE = "winnable (every card seen)"
 
 
 #: Config keys two runs of one recipe may differ in: the training seed, the budget (a run extended
-#: past the shipped one's), and where and how a run reports.
-NOT_RECIPE = ("seed", "total_timesteps", "output_dir", "progress_bar")
+#: past the shipped one's), the checkpoint a run resumed from, and where and how a run reports.
+NOT_RECIPE = ("seed", "total_timesteps", "resume", "output_dir", "progress_bar")
 
 
 def run_dirs(env_name: str, card: dict[str, Any]) -> list[Path]:
@@ -107,6 +107,12 @@ def batched_row(model_path: Path, env_name: str, episodes: int, sample: bool = F
     }
 
 
+def same_budget(steps: int, shipped: int) -> bool:
+    """Whether a run trained as long as the shipped model: within 1% of its steps (runs stop at the
+    first rollout past their budget, so a resumed run may end a few thousand steps apart)."""
+    return abs(steps - shipped) <= shipped // 100
+
+
 def ppo_extras(env_name: str, episodes: int, card: dict[str, Any]) -> dict[str, Any]:
     """The shipped run's best checkpoint and every training seed's final model at the shipped
     model's budget on the same deals, played as the shipped model is, where the training folders
@@ -122,7 +128,7 @@ def ppo_extras(env_name: str, episodes: int, card: dict[str, Any]) -> dict[str, 
     if not dirs:
         return extras
     info = json.loads((dirs[0] / "train_info.json").read_text())
-    if info["num_timesteps"] == card["steps"] and (dirs[0] / "best_model.zip").is_file():
+    if same_budget(info["num_timesteps"], card["steps"]) and (dirs[0] / "best_model.zip").is_file():
         extras["best_checkpoint"] = {
             **batched_row(dirs[0] / "best_model.zip", env_name, episodes, sample),
             "steps": (info.get("best_evaluation") or {}).get("steps"),
@@ -135,7 +141,7 @@ def ppo_extras(env_name: str, episodes: int, card: dict[str, Any]) -> dict[str, 
     )
     for d in dirs[1:]:
         info = json.loads((d / "train_info.json").read_text())
-        if info["num_timesteps"] != card["steps"]:
+        if not same_budget(info["num_timesteps"], card["steps"]):
             continue  # another budget: not a training seed of this row
         seeds.append(
             {

@@ -211,14 +211,15 @@ def test_the_training_seeds_of_a_row_are_the_runs_of_its_recipe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The row's other training seeds are the runs whose config differs from the shipped run's only
-    by seed, budget or output folder: an experiment with another setting is not one of them."""
+    by seed, budget, resumed checkpoint or output folder: an experiment with another setting is not
+    one of them."""
     import yaml
 
     results = _script()
     monkeypatch.setattr(results, "ROOT", tmp_path)
     base = {"env": "Nestor-v0", "seed": 0, "total_timesteps": 10_000_000, "ppo": {"gamma": 0.99}}
     runs = {
-        "nestor": base,
+        "nestor": {**base, "resume": "runs/ppo/nestor/checkpoints/ppo_8192_steps.zip"},
         "nestor_seed1": {**base, "seed": 1, "output_dir": "runs/ppo/nestor_seed1"},
         "nestor_seed2": {**base, "seed": 2},  # no final model yet: still training
         "nestor_gamma999": {**base, "ppo": {"gamma": 0.999}},
@@ -234,3 +235,5 @@ def test_the_training_seeds_of_a_row_are_the_runs_of_its_recipe(
     found = results.run_dirs("Nestor-v0", {"run": "nestor", "policy": "mlp"})
     assert [d.name for d in found] == ["nestor", "nestor_seed1"]
     assert results.run_dirs("Nestor-v0", {"run": "babette"}) == []  # a card naming another variant's run
+    # a seed run counts at the shipped model's budget, a resumed one ending a rollout or two apart
+    assert results.same_budget(10_002_432, 10_003_456) and not results.same_budget(100_002_048, 10_002_432)
