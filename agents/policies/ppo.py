@@ -229,13 +229,11 @@ def play_batched(
     native engine (:class:`patience_gym.vector.PatienceVectorEnv`), each step one masked forward
     pass of ``model`` (a ``MaskablePPO`` over the plain observation) for the whole batch.
 
-    Sub-env ``i`` deals seed ``seeds[i]`` as ``gym.make(id).reset(seed=seeds[i])`` does, so a
-    deterministic model wins here exactly the deals it wins through ``patience-gym evaluate
-    --policy ppo:<model>`` (a test compares the two). With ``sample=True`` each game draws its
-    moves with a generator seeded by its seed, as ``ppo-sample:<model>`` does. A model trained
-    with move features needs the Python wrapper and is refused; a ``move_policy`` model gets the
-    batch's move features.
-    """
+    Sub-env ``i`` deals seed ``seeds[i]`` as ``gym.make(id).reset(seed=seeds[i])`` does, so the
+    model wins here exactly the deals it wins through ``patience-gym evaluate --policy
+    ppo:<model>`` (or, ``sample=True``, ``ppo-sample:<model>``: each game draws with a generator
+    seeded by its seed); tests compare them. A model trained with move features needs the Python
+    wrapper and is refused; a ``move_policy`` model gets the batch's move features."""
     from agents.policies.move_policy import is_move_policy
     from patience_gym.games import get_variant
     from patience_gym.vector import PatienceVectorEnv
