@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.evaluation.evaluate import Result, evaluate
+from agents.training.config import deal_range
 from patience_gym.core.game import house_rules
 from patience_gym.games import VARIANTS, get_variant
 
@@ -396,10 +397,9 @@ def card_note(card: dict[str, Any]) -> str:
     )
     chosen = card.get("validation_play")
     if chosen:
-        first, last = (int(x) for x in chosen["deals"].split(".."))
         note += (
             f"; plays by {card['play']} (validation deals won: argmax {chosen['argmax']['wins']}, "
-            f"sampled {chosen['sample']['wins']} of {last - first + 1:,})"
+            f"sampled {chosen['sample']['wins']} of {len(deal_range(chosen['deals'])):,})"
         )
     return note
 

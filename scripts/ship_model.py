@@ -29,6 +29,7 @@ from typing import Any
 
 from agents.common.data import checkout_commit
 from agents.policies.ppo import LEARNER
+from agents.training.config import deal_range, deal_span
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "agents" / "data" / "models"
@@ -71,7 +72,7 @@ def ship(
         "train_seconds": info.get("total_seconds", info.get("seconds")),
         "commit": commit or info.get("commit") or checkout_commit(),
         "validation": {
-            "deals": f"{cfg['eval_deal_seed']}..{cfg['eval_deal_seed'] + cfg['eval_episodes'] - 1}",
+            "deals": deal_span(cfg["eval_deal_seed"], cfg["eval_episodes"]),
             "last": dict(zip(evals[0].split(","), evals[-1].split(","), strict=True)),
         },
         "torch": torch.__version__,
@@ -86,8 +87,7 @@ def choose_play(model: Any, env: str, deals: str) -> dict[str, Any]:
     deals (``"500000..500999"``) both ways, batched; the way that wins more is the table's."""
     from agents.policies.ppo import play_batched
 
-    first, last = (int(x) for x in deals.split(".."))
-    seeds = range(first, last + 1)
+    seeds = deal_range(deals)
     figures = {}
     for way in ("argmax", "sample"):
         play = play_batched(model, env, seeds, sample=way == "sample")

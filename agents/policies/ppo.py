@@ -117,16 +117,14 @@ def sampled_action(
         dist = model.policy.get_distribution(obs_t, action_masks=masks)
     probs = dist.distribution.probs.cpu().numpy().astype(np.float64).reshape(len(rngs), -1)
     probs *= np.asarray(masks, dtype=bool).reshape(probs.shape)  # an illegal action is never drawn
-    draws = []
-    for row, rng in zip(probs, rngs, strict=True):
-        legal = np.flatnonzero(row > 0)
-        if len(legal) == 0:  # a deal lost as dealt (an all-zero mask): any step ends it
-            draws.append(0)
-            continue
-        cumulative = np.cumsum(row[legal])
-        k = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-        draws.append(int(legal[min(k, len(legal) - 1)]))
-    return np.array(draws)
+    cumulative = np.cumsum(probs, axis=1)
+    total = cumulative[:, -1]
+    point = np.array([rng.random() for rng in rngs]) * total
+    # the first action whose cumulative share passes the point: always one with a share of its own
+    drawn = (cumulative <= point[:, None]).sum(axis=1)
+    last_legal = probs.shape[1] - 1 - np.argmax(probs[:, ::-1] > 0, axis=1)
+    # a deal lost as dealt (an all-zero mask: any step ends it) plays 0
+    return np.where(total > 0, np.minimum(drawn, last_legal), 0)
 
 
 class PPOPolicy:

@@ -132,6 +132,17 @@ class TrainConfig:
         check_config(self)
 
 
+def deal_span(first: int, count: int) -> str:
+    """How a model card names a run's validation deals: ``"500000..500999"``."""
+    return f"{first}..{first + count - 1}"
+
+
+def deal_range(span: str) -> range:
+    """The seeds a :func:`deal_span` names."""
+    first, last = (int(x) for x in span.split(".."))
+    return range(first, last + 1)
+
+
 def check_config(cfg: TrainConfig) -> None:
     """The checks a type cannot express; each error names the key and what is allowed."""
     check_env_options(cfg.env, cfg.env_kwargs)
