@@ -60,6 +60,12 @@ def _planner_usage() -> str:
     return spec_help()
 
 
+def _uct_usage() -> str:
+    from agents.policies.uct import spec_help
+
+    return spec_help()
+
+
 SPECS: tuple[PolicySpec, ...] = (
     PolicySpec(
         "random", "agents.policies.base", "RandomPolicy", "none", "random", "uniform over the legal moves"
@@ -79,6 +85,14 @@ SPECS: tuple[PolicySpec, ...] = (
         "optional",
         _planner_usage,
         "the determinized solver planner (agents.policies.planner); any subset of its settings",
+    ),
+    PolicySpec(
+        "uct",
+        "agents.policies.uct",
+        "make_uct",
+        "optional",
+        _uct_usage,
+        "tree search over what the player has seen, on sampled deals (agents.policies.uct)",
     ),
     PolicySpec(
         "rollout",
@@ -124,10 +138,11 @@ def make_policy(spec: str) -> Policy:
     """The policy of ``spec``: ``random``, ``greedy``,
     ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0]`` (the
     determinized solver planner of :mod:`agents.policies.planner`; any subset of its settings),
-    ``rollout[:N]`` (the best move by N rollouts of a native base policy on sampled deals:
-    :class:`agents.policies.rollout.RolloutPolicy`), ``ppo:<path to a saved MaskablePPO model>``,
-    ``ppo-sample:<path>`` (the same model drawing its moves) or ``rllib:<RLlib run folder or
-    checkpoint>``."""
+    ``uct[:iterations=1000,samples=32,...]`` (tree search over what the player has seen:
+    :mod:`agents.policies.uct`), ``rollout[:N]`` (the best move by N rollouts of a native base
+    policy on sampled deals: :class:`agents.policies.rollout.RolloutPolicy`), ``ppo:<path to a
+    saved MaskablePPO model>``, ``ppo-sample:<path>`` (the same model drawing its moves) or
+    ``rllib:<RLlib run folder or checkpoint>``."""
     name, colon, settings = spec.partition(":")
     row = BY_NAME.get(name)
     if row is not None and (row.settings == "optional" or (row.settings == "none") != bool(colon)):
@@ -136,7 +151,7 @@ def make_policy(spec: str) -> Policy:
 
 
 def spec_help(*, detailed: bool = True) -> str:
-    """Every spec as error messages show it: ``random, greedy, planner[...], rollout[:N],
+    """Every spec as error messages show it: ``random, greedy, planner[...], uct[...], rollout[:N],
     ppo:<model path>, ppo-sample:<model path> or rllib:<checkpoint>``. With ``detailed=False``
     (help lines) a spec whose usage comes from its module is shown as ``name[:settings]``, and no
     module is imported."""

@@ -31,8 +31,10 @@ __all__ = [
     "has_beam_layers",
     "ordering_pick",
     "rollout_values",
+    "seen_hash",
     "solve_deal",
     "solve_line",
+    "uct_search",
 ]
 
 #: What the solver can answer about a deal.
@@ -154,6 +156,61 @@ def rollout_values(
         raise ValueError(f"max_steps must be a whole number >= 1, got {max_steps!r}")
     game = _replayed(variant, options, deck, actions)
     return [int(v) for v in _module().rollouts(game, [int(m) for m in moves], max_steps)]
+
+
+@dataclass(frozen=True)
+class UctResult:
+    """What :func:`uct_search` found at the root: each legal action (ascending), the walks through
+    it and their mean value; the tree's information states, and the rollouts' macro moves (or the
+    solver's nodes, with ``leaf_nodes``)."""
+
+    actions: tuple[int, ...]
+    visits: tuple[int, ...]
+    values: tuple[float, ...]
+    nodes: int
+    work: int
+
+
+def uct_search(
+    variant: Variant,
+    options: Mapping[str, Any] | None,
+    decks: Sequence[object],
+    actions: Sequence[int],
+    *,
+    iterations: int,
+    rollout_moves: int,
+    max_depth: int,
+    exploration: float,
+    visited: Sequence[int] = (),
+    leaf_nodes: int = 0,
+    discount: float = 1.0,
+) -> UctResult:
+    """Information-set UCT (``src/native/uct.hpp``) from the position reached by playing
+    ``actions`` on each of ``decks`` (deals the player cannot tell apart: see
+    :func:`patience_gym.determinize.consistent_deck`), never moving back to a position whose
+    :func:`seen_hash` is in ``visited``. The ``uct`` policy's search (agents/policies/uct.py)."""
+    if not decks:
+        raise ValueError("uct_search needs at least one deck")
+    games = [_replayed(variant, options, deck, actions) for deck in decks]
+    found = _module().uct_search(
+        games,
+        iterations,
+        rollout_moves,
+        max_depth,
+        exploration,
+        [int(v) for v in visited],
+        leaf_nodes,
+        discount,
+    )
+    acts, visits, values, nodes, work = found
+    return UctResult(_ints(acts), _ints(visits), tuple(float(v) for v in values), int(nodes), int(work))
+
+
+def seen_hash(observation: np.ndarray) -> int:
+    """A 64-bit hash of what the player sees: an observation as the env returns it (equal on every
+    deal consistent with what was seen). :func:`uct_search`'s ``visited`` holds these."""
+    obs = np.ascontiguousarray(observation, dtype=np.float32).reshape(-1)
+    return int(_module().observation_hash(obs))
 
 
 def ordering_pick(

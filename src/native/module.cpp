@@ -19,6 +19,7 @@
 #include "move_features.hpp"
 #include "rollout.hpp"
 #include "solver.hpp"
+#include "uct.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -423,6 +424,44 @@ NB_MODULE(_native, m) {
         "game"_a, "actions"_a, "max_steps"_a,
         "For each legal action: play it on a copy of ``game``, then the rollout base policy (rollout.hpp) for "
         "at most max_steps - 1 more actions; the foundation cards each copy ends with.");
+
+    m.def(
+        "uct_search",
+        [](const std::vector<const pg::Game*>& samples, int iterations, int rollout_moves, int max_depth,
+           double exploration, const std::vector<std::uint64_t>& visited, int leaf_nodes, double discount) {
+            if (samples.empty()) throw std::invalid_argument("uct_search needs at least one sample");
+            for (const pg::Game* g : samples) {
+                if (!g) throw std::invalid_argument("a sample is None");
+                if (g->n_actions() != samples.front()->n_actions() || g->obs_size() != samples.front()->obs_size())
+                    throw std::invalid_argument("the samples are not games of one variant and options");
+            }
+            if (iterations < 1) throw std::invalid_argument("iterations must be >= 1, got " + std::to_string(iterations));
+            if (rollout_moves < 0) throw std::invalid_argument("rollout_moves must be >= 0, got " + std::to_string(rollout_moves));
+            if (max_depth < 1) throw std::invalid_argument("max_depth must be >= 1, got " + std::to_string(max_depth));
+            if (!(exploration >= 0)) throw std::invalid_argument("exploration must be >= 0");
+            if (!(discount > 0 && discount <= 1)) throw std::invalid_argument("discount must be in (0, 1]");
+            if (leaf_nodes < 0) throw std::invalid_argument("leaf_nodes must be >= 0, got " + std::to_string(leaf_nodes));
+            const std::unordered_set<std::uint64_t> seen(visited.begin(), visited.end());
+            pg::UctResult r;
+            {
+                nb::gil_scoped_release release;
+                r = pg::uct_search(samples, {iterations, rollout_moves, max_depth, exploration, discount, leaf_nodes}, seen);
+            }
+            return nb::make_tuple(r.actions, r.visits, r.values, r.nodes, r.rollout_steps);
+        },
+        "samples"_a, "iterations"_a, "rollout_moves"_a, "max_depth"_a, "exploration"_a, "visited"_a,
+        "leaf_nodes"_a = 0, "discount"_a = 1.0,
+        "Information-set UCT (uct.hpp) from the position the samples share (each a game dealt consistently "
+        "with what the player has seen), never moving back to a position in ``visited`` (seen_hash values): "
+        "leaf_nodes > 0: new nodes valued by the solver with that many nodes instead of a rollout. "
+        "(actions, visits, mean values, tree nodes, rollout moves or solver nodes).");
+
+    m.def("seen_hash", &pg::seen_hash, "game"_a,
+          "A hash of what the player sees in ``game`` (its observation): equal on consistent deals (uct.hpp).");
+    m.def(
+        "observation_hash",
+        [](Vec<const float> obs) { return pg::observation_hash(obs.data(), obs.shape(0)); }, "obs"_a,
+        "seen_hash() of the position whose observation (float32) this is.");
 
     m.def(
         "rollout_line",
