@@ -342,3 +342,71 @@ def dead_against_reference(
                 break
             game.apply(int(rng.choice(legal)))
     return seen
+
+
+def hidden_twin(env: gym.Env[Any, Any], seed: int) -> tuple[list[str], list[str]]:
+    """The deal of ``seed`` and a twin that differs from it only in hidden cards: the later half of
+    the positions unseen at the start dealt again at random (so the deals look alike for longer).
+    Nestor's deal moves cards, so its pair is the deal as laid out, its reserve's last 4 permuted."""
+    from patience_gym.core.cards import card_name
+    from patience_gym.determinize import unseen_positions
+    from patience_gym.games.nestor import rectified_deal
+
+    core = env.unwrapped
+    env.reset(seed=seed)
+    pack, hidden = core.game.deck(), unseen_positions(env)  # type: ignore[attr-defined]
+    hidden = hidden[len(hidden) // 2 :]
+    if core.variant.env_name == "Nestor-v0":  # type: ignore[attr-defined]
+        cols, reserve = rectified_deal(list(core.game.initial_pack))  # type: ignore[attr-defined]
+        pack = [card_name(col[r]) for r in range(6) for col in cols] + [card_name(c) for c in reserve]
+        hidden = [48, 49, 50, 51]
+    other = list(pack)
+    for p, q in zip(hidden, np.random.default_rng(seed).permutation(hidden).tolist(), strict=True):
+        other[p] = pack[q]
+    return pack, other
+
+
+def choice_trace(
+    env: gym.Env[Any, Any], policy: Any, seed: int, deck: list[str], steps: int
+) -> list[tuple[bytes, int, bool]]:
+    """``policy`` (reset with ``seed``) playing ``deck`` for at most ``steps`` moves: at each move
+    the observation it saw, its choice, and whether the choice was forced (one legal move)."""
+    obs, info = env.reset(seed=seed, options={"deck": deck})
+    policy.reset(seed)
+    trace: list[tuple[bytes, int, bool]] = []
+    for _ in range(steps):
+        if not info["action_mask"].any():
+            break
+        forced = int(info["action_mask"].sum()) == 1
+        a = policy(env.unwrapped, obs)
+        assert info["action_mask"][a], f"seed {seed}: illegal action {a}"
+        trace.append((obs.tobytes(), a, forced))
+        obs, _, term, trunc, info = env.step(a)
+        assert not info["illegal_action"]
+        if term or trunc:
+            break
+    return trace
+
+
+def same_choices_until_told_apart(traces: list[list[tuple[bytes, int, bool]]], what: str) -> int:
+    """Two :func:`choice_trace` runs on deals that differ only in hidden cards: assert the same
+    choices while the observations agree; the number of those that were not forced."""
+    chosen = 0
+    for (obs_a, a, forced), (obs_b, b, _) in zip(*traces, strict=False):
+        if obs_a != obs_b:
+            break  # a hidden card has turned up: the player may now tell the deals apart
+        assert a == b, f"{what}: a choice differs with nothing seen"
+        chosen += not forced
+    return chosen
+
+
+def check_blind_to_hidden_cards(env: gym.Env[Any, Any], make: Callable[[], Any], steps: int) -> None:
+    """A fresh policy from ``make`` on deals 0-2 and on their :func:`hidden_twin`: the same choices
+    until an observation tells the deals apart, and at least 5 of them real choices (not forced)."""
+    chosen = 0
+    for seed in range(3):
+        traces = [choice_trace(env, make(), seed, deck, steps) for deck in hidden_twin(env, seed)]
+        chosen += same_choices_until_told_apart(
+            traces, f"{env.unwrapped.spec.id if env.unwrapped.spec else env} seed {seed}"
+        )
+    assert chosen >= 5, "too few real choices (not forced) before the deals could be told apart"

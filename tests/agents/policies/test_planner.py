@@ -14,12 +14,10 @@ import patience_gym  # noqa: F401  (registers the ids)
 from agents.policies.base import GreedyPolicy, Policy
 from agents.policies.planner import PlannerPolicy, make_planner, parse_planner_spec
 from agents.registry import make_policy
-from patience_gym.core.cards import card_name
 from patience_gym.determinize import unseen_positions
 from patience_gym.env import PatienceEnv
-from patience_gym.games.nestor import rectified_deal
 from patience_gym.native import native_available
-from tests.helpers import PORTED
+from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the planner's solver needs the native engine")
 
@@ -56,60 +54,15 @@ def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, 
     kwargs = dict(kwargs)
     spec = kwargs.pop("_planner", SMALL)
     env = gym.make(f"patience_gym/{env_name}", **kwargs)
-    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    chosen = 0  # decisions with a choice made while the two deals looked the same
-    for seed in range(3):
-        env.reset(seed=seed)
-        pack, hidden = core.game.deck(), unseen_positions(env)
-        hidden = hidden[len(hidden) // 2 :]  # the later half: the deals look alike for longer
-        if env_name == "Nestor-v0":  # its deal moves cards: use the deal as laid out, reserve last
-            cols, reserve = rectified_deal(list(core.game.initial_pack))
-            pack = [card_name(col[r]) for r in range(6) for col in cols] + [card_name(c) for c in reserve]
-            hidden = [48, 49, 50, 51]
-        other = list(pack)
-        for p, q in zip(hidden, np.random.default_rng(seed).permutation(hidden).tolist(), strict=True):
-            other[p] = pack[q]
-        choices = []
-        for deck in (pack, other):
-            planner = make_planner(spec)
-            obs, info = env.reset(seed=seed, options={"deck": deck})
-            planner.reset(seed)
-            trace: list[tuple[bytes, int, bool]] = []  # observation, choice, whether it was forced
-            for _ in range(150):
-                if not info["action_mask"].any():
-                    break
-                forced = planner.stats["forced"]
-                a = planner(core, obs)
-                trace.append((obs.tobytes(), a, planner.stats["forced"] > forced))
-                obs, _, term, trunc, info = env.step(a)
-                if term or trunc:
-                    break
-            choices.append(trace)
-        for (obs_a, a, forced), (obs_b, b, _) in zip(*choices, strict=False):
-            if obs_a != obs_b:
-                break  # a hidden card has turned up: the player may now tell the deals apart
-            assert a == b, f"{env_name} seed {seed}: a choice differs with nothing seen"
-            chosen += not forced
-    assert chosen >= 5, "too few real choices (not forced) before the deals could be told apart"
+    check_blind_to_hidden_cards(env, lambda: make_planner(spec), 150)
 
 
 @pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
 def test_the_planner_takes_legal_actions_only(variant: Any) -> None:
-    env = gym.make(variant.env_id)
-    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
     planner = make_planner(SMALL)
-    obs, info = env.reset(seed=11)
-    planner.reset(11)
-    for _ in range(80):
-        if not info["action_mask"].any():
-            break
-        a = planner(core, obs)
-        assert info["action_mask"][a], f"{variant.env_name}: illegal action {a}"
-        obs, _, term, trunc, info = env.step(a)
-        assert not info["illegal_action"]
-        if term or trunc:
-            break
-    assert planner.actions and sum(planner.stats.values()) == len(planner.actions)
+    trace = choice_trace(gym.make(variant.env_id), planner, 11, None, 80)
+    assert trace and planner.actions == [a for _, a, _ in trace]
+    assert sum(planner.stats.values()) == len(planner.actions)
 
 
 def test_the_spec_parses_and_bad_settings_are_refused() -> None:

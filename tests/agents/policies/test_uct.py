@@ -13,11 +13,11 @@ import patience_gym  # noqa: F401  (registers the ids)
 from agents.policies.base import GreedyPolicy, Policy
 from agents.policies.uct import UctPolicy, make_uct
 from agents.registry import make_policy
-from patience_gym.determinize import consistent_deck, unseen_positions
+from patience_gym.determinize import consistent_deck
 from patience_gym.env import PatienceEnv
 from patience_gym.native import NativeGame, make_game, native_available
 from patience_gym.solver import seen_hash, uct_search
-from tests.helpers import PORTED
+from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the tree search runs in the native engine")
 
@@ -46,53 +46,14 @@ def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, 
     """Two deals that differ only in cards unseen at the start (the later half of them dealt again
     at random): the same seed gives the same choices until an observation tells the deals apart."""
     env = gym.make(f"patience_gym/{env_name}", **kwargs)
-    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    chosen = 0  # decisions with a choice made while the two deals looked the same
-    for seed in range(3):
-        env.reset(seed=seed)
-        pack, hidden = core.game.deck(), unseen_positions(env)
-        hidden = hidden[len(hidden) // 2 :]
-        other = list(pack)
-        for p, q in zip(hidden, np.random.default_rng(seed).permutation(hidden).tolist(), strict=True):
-            other[p] = pack[q]
-        assert other != pack
-        traces = []
-        for deck in (pack, other):
-            policy = make_uct(SMALL)
-            obs, info = env.reset(seed=seed, options={"deck": deck})
-            policy.reset(seed)
-            trace: list[tuple[bytes, int, bool]] = []  # observation, choice, whether it was forced
-            for _ in range(120):
-                forced = int(info["action_mask"].sum()) == 1
-                a = policy(core, obs)
-                trace.append((obs.tobytes(), a, forced))
-                obs, _, term, trunc, info = env.step(a)
-                if term or trunc or not info["action_mask"].any():
-                    break
-            traces.append(trace)
-        for (obs_a, a, forced), (obs_b, b, _) in zip(*traces, strict=False):
-            if obs_a != obs_b:
-                break  # a hidden card has turned up: the player may now tell the deals apart
-            assert a == b, f"{env_name} seed {seed}: a choice differs with nothing seen"
-            chosen += not forced
-    assert chosen >= 5, "too few real choices (not forced) before the deals could be told apart"
+    check_blind_to_hidden_cards(env, lambda: make_uct(SMALL), 120)
 
 
 @pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
 def test_uct_takes_legal_actions_only(variant: Any) -> None:
-    env = gym.make(variant.env_id)
-    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
     policy = make_uct("iterations=30,samples=2")
-    obs, info = env.reset(seed=11)
-    policy.reset(11)
-    for _ in range(60):
-        a = policy(core, obs)
-        assert info["action_mask"][a], f"{variant.env_name}: illegal action {a}"
-        obs, _, term, trunc, info = env.step(a)
-        assert not info["illegal_action"]
-        if term or trunc or not info["action_mask"].any():
-            break
-    assert policy.actions
+    trace = choice_trace(gym.make(variant.env_id), policy, 11, None, 60)
+    assert trace and policy.actions == [a for _, a, _ in trace]
 
 
 def _position(seed: int, moves: int) -> tuple[gym.Env[Any, Any], np.ndarray, list[int]]:
