@@ -452,16 +452,14 @@ NB_MODULE(_native, m) {
         "samples"_a, "iterations"_a, "rollout_moves"_a, "max_depth"_a, "exploration"_a, "visited"_a,
         "leaf_nodes"_a = 0, "discount"_a = 1.0,
         "Information-set UCT (uct.hpp) from the position the samples share (each a game dealt consistently "
-        "with what the player has seen), never moving back to a position in ``visited`` (seen_hash values): "
+        "with what the player has seen), never moving back to a position in ``visited`` (observation_hash values): "
         "leaf_nodes > 0: new nodes valued by the solver with that many nodes instead of a rollout. "
         "(actions, visits, mean values, tree nodes, rollout moves or solver nodes).");
 
-    m.def("seen_hash", &pg::seen_hash, "game"_a,
-          "A hash of what the player sees in ``game`` (its observation): equal on consistent deals (uct.hpp).");
     m.def(
         "observation_hash",
         [](Vec<const float> obs) { return pg::observation_hash(obs.data(), obs.shape(0)); }, "obs"_a,
-        "seen_hash() of the position whose observation (float32) this is.");
+        "A hash of what the player sees: an observation (float32), equal on consistent deals (uct.hpp).");
 
     m.def(
         "rollout_line",

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -75,19 +76,8 @@ int select(const Node& node, const Game& g, double c) {
     return best;
 }
 
-}  // namespace
-
-std::uint64_t observation_hash(const float* obs, std::size_t n) {
-    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (obs[i] == 0.0f) continue;  // sparse: hash the places that are set, with their index
-        std::uint32_t bits;
-        std::memcpy(&bits, &obs[i], sizeof bits);
-        h = mix(h ^ ((static_cast<std::uint64_t>(i) << 32) | bits));
-    }
-    return h;
-}
-
+// The rollout of one game (replaced by where it ends) for at most max_moves macro moves (the base
+// policy of uct.hpp): its value; *moves_played gets the macro moves it played.
 double uct_rollout(std::unique_ptr<Game>& game, int max_moves, int* moves_played) {
     Game* g = game.get();
     std::unordered_set<std::uint64_t> met{g->canonical_hash()};
@@ -126,9 +116,17 @@ double uct_rollout(std::unique_ptr<Game>& game, int max_moves, int* moves_played
     return g->won() ? 1.0 : static_cast<double>(g->foundation_cards()) / g->win_cards();
 }
 
-std::uint64_t seen_hash(const Game& g) {
-    std::vector<float> buf(static_cast<std::size_t>(g.obs_size()));
-    return seen_hash_into(g, buf);
+}  // namespace
+
+std::uint64_t observation_hash(const float* obs, std::size_t n) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (obs[i] == 0.0f) continue;  // sparse: hash the places that are set, with their index
+        std::uint32_t bits;
+        std::memcpy(&bits, &obs[i], sizeof bits);
+        h = mix(h ^ ((static_cast<std::uint64_t>(i) << 32) | bits));
+    }
+    return h;
 }
 
 UctResult uct_search(const std::vector<const Game*>& samples, const UctSettings& s,

@@ -23,7 +23,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <unordered_set>
 #include <vector>
 
@@ -53,19 +52,13 @@ struct UctResult {
 
 // Search from the position the samples share (each a game in it; same legal actions). Samples are
 // not changed. Deterministic: the same samples and settings give the same result. `visited`: the
-// seen_hash() of each position the real game has passed through; no move in the tree goes back to
+// observation_hash() of each position the real game has passed through; no move in the tree goes back to
 // one of them, nor to a position met earlier on its own walk (unless the root has no other move).
 UctResult uct_search(const std::vector<const Game*>& samples, const UctSettings& settings,
                      const std::unordered_set<std::uint64_t>& visited);
 
-// A hash of what the player sees in g (its observation, Game::observe), equal on every deal
-// consistent with what was seen: the key of a position in the player's eyes.
-std::uint64_t seen_hash(const Game& g);
-// The same hash of an observation the caller holds (n floats, as Game::observe writes them).
+// A hash of what the player sees: an observation (n floats, as Game::observe writes them), so equal
+// on every deal consistent with what was seen; the key of a position in the player's eyes.
 std::uint64_t observation_hash(const float* obs, std::size_t n);
-
-// The rollout of one game (replaced by where it ends) for at most max_moves macro moves: its value;
-// *moves (when given) gets the macro moves it played.
-double uct_rollout(std::unique_ptr<Game>& g, int max_moves, int* moves = nullptr);
 
 }  // namespace pg
