@@ -16,8 +16,8 @@ an installed package does not write into itself, and asks for ``--labels DIR`` i
 Rows are written as chunks of deals finish, so an interrupted run keeps what it labelled, and the
 same command resumes where it stopped. ``patience-gym
 evaluate`` reads these files to report each policy's share of the winnable deals. ``--deepen``
-solves again, with a larger budget, the deals a file labels unknown: their rows are replaced as
-chunks finish, a ``# deepened`` header line records the budget, and each row's ``nodes`` says
+solves again, with a larger budget, the deals a file labels unknown: each deal's row is replaced
+as soon as it finishes, a ``# deepened`` header line records the budget, and each row's ``nodes`` says
 what that deal used. ``--dive N`` looks for wins among the unknown deals another way
 (:mod:`agents.solving.dive`).
 
@@ -106,8 +106,8 @@ def label_seeds(
 
 def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
     """Solve again, with ``cfg.budget`` nodes, every deal of ``cfg.seeds`` that the label file
-    calls unknown and that has not yet used that budget. Rows are replaced in the file as chunks
-    finish, so an interrupted run keeps them and the same command resumes. Returns the path, the
+    calls unknown and that has not yet used that budget. Each deal's row is replaced in the file as
+    soon as it finishes, so an interrupted run keeps them and the same command resumes. Returns the path, the
     labels of ``cfg.seeds`` and how many deals were solved again."""
     variant, options, seeds, path = existing_labels(cfg, "--deepen")
     base = file_budget(path)
@@ -131,10 +131,9 @@ def deepen_unknown(cfg: SolveConfig, *, progress: bool = True) -> tuple[Path, di
     line += f", or {cfg.seconds:g} seconds a deal" if cfg.seconds else ""
     head = [h for h in header if h != line] + [line]  # earlier deepenings stay on record
     write_rows(path, head, done)
-    tasks = [
-        (variant.env_name, options, todo[i : i + CHUNK], cfg.budget, cfg.seconds, cfg.probe_nodes)
-        for i in range(0, len(todo), CHUNK)
-    ]
+    # One deal a task: a deepened deal can take minutes, and each is written as soon as it ends, so
+    # an interrupted run loses at most the deals in progress.
+    tasks = [(variant.env_name, options, [s], cfg.budget, cfg.seconds, cfg.probe_nodes) for s in todo]
     for labels in solved_chunks(cfg, _solve_chunk, tasks, f"deepen {variant.env_name}", progress):
         for lb in labels:
             assert lb.seed is not None

@@ -13,6 +13,7 @@ import pytest
 
 import patience_gym  # noqa: F401
 from agents.cli import main
+from agents.solving import solve as solve_module
 from agents.solving.chunks import SolveConfig, parse_seeds
 from agents.solving.labels import header_lines, label_path, read_labels
 from agents.solving.solve import deepen_unknown, label_seeds
@@ -130,6 +131,34 @@ def test_deepen_solves_the_unknown_deals_again_and_keeps_the_rest(tmp_path):
     deepened = [h for h in header_lines(path) if h.startswith("# deepened:")]
     assert len(deepened) == 2 and "up to 300000 nodes" in deepened[0]
     assert "up to 400000 nodes" in deepened[1] and deepened[1].endswith(", or 5 seconds a deal")
+
+
+def test_an_interrupted_deepening_keeps_every_deal_it_finished(tmp_path, monkeypatch):
+    # Deepening is slow deal by deal, so each deal is written as it ends: stopped (Ctrl-C) after
+    # its second deal, the file holds exactly those two at the larger budget and the rest as they were.
+    path, before = label_seeds(
+        SolveConfig(env="Klondike-v0", seeds="0:6", budget=2_000, labels=str(tmp_path)), progress=False
+    )
+    real = solve_module.solved_chunks
+
+    def two_then_stop(*args, **kwargs):
+        for n, labels in enumerate(real(*args, **kwargs)):
+            yield labels
+            if n == 1:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_module, "solved_chunks", two_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        deepen_unknown(
+            SolveConfig(env="Klondike-v0", seeds="0:6", budget=50_000, labels=str(tmp_path)), progress=False
+        )
+    stored = read_labels(path)
+    assert [s for s in range(6) if stored[s].nodes != before[s].nodes] == [0, 1]
+    monkeypatch.setattr(solve_module, "solved_chunks", real)
+    _, _, again = deepen_unknown(
+        SolveConfig(env="Klondike-v0", seeds="0:6", budget=50_000, labels=str(tmp_path)), progress=False
+    )
+    assert again == 4  # the same command resumes with the four left
 
 
 def test_deepen_refuses_what_it_cannot_do(tmp_path, capsys):
