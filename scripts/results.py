@@ -377,7 +377,10 @@ def compare(
         text += " It plays no better than random."
     best = p.get("best_checkpoint")
     if best:
-        text += f" The run's best validation checkpoint ({best['steps']:,} steps) wins {_rate(best)}."
+        text += (
+            f" The run's best validation checkpoint (highest mean reward on the validation deals,"
+            f" {best['steps']:,} steps) wins {_rate(best)}."
+        )
     seeds = p.get("training_seeds")
     if seeds:
         rates = [100 * x["win_rate"] for x in seeds]

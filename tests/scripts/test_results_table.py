@@ -180,7 +180,10 @@ def test_the_reward_only_row_names_its_config_learner_budget_and_commit() -> Non
     )
     assert "| Nestor-v0 | ppo+rollouts (clone of rollout:16) | 100 | 30 |" in table
     text = results.verdict(rows)
-    assert "best validation checkpoint (7,500,000 steps) wins 11.0% [6.0, 19.0]" in text
+    assert (
+        "best validation checkpoint (highest mean reward on the validation deals, 7,500,000 steps) "
+        "wins 11.0% [6.0, 19.0]" in text
+    )
     assert "Training seeds 0, 1, 2: 14.0%, 12.0%, 9.0% (spread 5.0 points)" in text
     assert "not reinforcement learning" in text  # said of the clone's row, not of ppo's
     assert results.verdict([*rows[:2], clone]).startswith("no reward-only PPO model yet.")
