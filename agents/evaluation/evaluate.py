@@ -28,6 +28,7 @@ import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
 from agents.common.backends import ChunkError, ChunkFailure, map_chunks
+from agents.common.progress import Progress as ShownProgress
 from agents.policies.base import Policy
 from agents.registry import make_policy
 from patience_gym.env import PatienceEnv
@@ -323,27 +324,15 @@ Progress = Callable[..., None]
 
 
 def _progress(total: int, desc: str, enabled: bool) -> Progress:
-    """A tqdm bar on stderr showing the running win rate; a no-op when disabled or without tqdm
-    (not a dependency of the core package)."""
-
-    def nothing(n: int, eps: list[Episode], close: bool = False) -> None:
-        pass
-
-    if not enabled:
-        return nothing
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return nothing
-
-    bar = tqdm(total=total, desc=desc, unit="game", leave=False, disable=None)
+    """Progress over the games with the running win rate (:class:`agents.common.progress.Progress`:
+    a bar on a terminal, a line a minute in a log); a no-op when disabled."""
+    shown = ShownProgress(total, desc, "game", enabled=enabled)
 
     def update(n: int, eps: list[Episode], close: bool = False) -> None:
         if close:
-            bar.close()
+            shown.close()
             return
-        bar.update(n)
-        bar.set_postfix(win=f"{sum(e.won for e in eps) / max(1, len(eps)):.3f}")
+        shown.update(n, win=f"{sum(e.won for e in eps) / max(1, len(eps)):.3f}")
 
     return update
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from agents.common.backends import map_chunks
 from agents.common.config import ConfigError
+from agents.common.progress import Progress as ShownProgress
 from agents.solving.labels import label_path, rule_options, writable_labels
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label
@@ -107,22 +108,15 @@ Progress = Callable[[list[Label]], None]
 
 
 def _progress(total: int, desc: str, enabled: bool) -> tuple[Progress, Callable[[], None]]:
-    if not enabled:
-        return (lambda labels: None), (lambda: None)
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return (lambda labels: None), (lambda: None)
-    bar = tqdm(total=total, desc=desc, unit="deal", leave=False, disable=None)
+    shown = ShownProgress(total, desc, "deal", enabled=enabled)
     counts = {"won": 0, "lost": 0, "unknown": 0}
 
     def update(labels: list[Label]) -> None:
         for lb in labels:
             counts[lb.label] += 1
-        bar.update(len(labels))
-        bar.set_postfix(counts)
+        shown.update(len(labels), **counts)
 
-    return update, bar.close
+    return update, shown.close
 
 
 def solved_chunks(
