@@ -32,7 +32,7 @@ from typing import Any
 
 from agents.common.backends import per_seed
 from agents.common.config import ConfigError
-from agents.solving.chunks import CHUNK, existing_labels, solved_chunks
+from agents.solving.chunks import existing_labels, solved_chunks
 from agents.solving.labels import header_lines, read_labels, rule_options, write_rows
 from patience_gym.games import get_variant
 from patience_gym.solver import Label, beam, dive, has_beam_layers, nested_rollout
@@ -150,13 +150,14 @@ def search_unknown(
 ) -> tuple[Path, dict[int, Label], int]:
     """Run ``chunk`` over the deals of ``cfg.seeds`` the label file calls unknown and that the search
     named by the header line ``prefix`` has not tried; a won deal's row is replaced, the others are
-    named on that header line, and the file is rewritten after every chunk (so a run resumes)."""
+    named on that header line, and the file is rewritten after every deal (one deal a task: a search
+    can take minutes a deal, and an interrupted run keeps every deal it finished and resumes)."""
     variant, options, seeds, path = existing_labels(cfg, flag)
     head = header_lines(path)
     at, tried = _searched_line(head, prefix)
     done = read_labels(path)
     todo = [s for s in seeds if s in done and done[s].label == "unknown" and s not in tried]
-    tasks = [(variant.env_name, options, todo[i : i + CHUNK], arg) for i in range(0, len(todo), CHUNK)]
+    tasks = [(variant.env_name, options, [s], arg) for s in todo]
     for labels in solved_chunks(cfg, chunk, tasks, f"{flag[2:]} {variant.env_name}", progress):
         for lb in labels:
             assert lb.seed is not None

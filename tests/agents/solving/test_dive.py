@@ -10,6 +10,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+import agents.solving.dive as dive_module
 import patience_gym  # noqa: F401
 from agents.cli import main
 from agents.solving.chunks import SolveConfig
@@ -172,3 +173,29 @@ def test_the_cli_refuses_bad_searches_of_unknown_deals(
     assert main(["solve", "--env", "Nestor-v0", "--seeds", "0:2", "--labels", str(tmp_path), *extra]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("patience-gym solve: error:") and message in err and "\n" not in err
+
+
+def test_an_interrupted_search_of_unknown_deals_keeps_every_deal_it_finished(tmp_path, monkeypatch) -> None:
+    # Each deal is a task of its own and written as it ends: stopped (Ctrl-C) after its second
+    # deal, the file names exactly those two as searched, and the same command resumes with the rest.
+    seeds = f"{WON_BY_NESTING - 2}:{WON_BY_NESTING + 2}"  # 56, 57, 58 (won this way), 59
+    _unknown_labels(tmp_path, "StLouis-v0", seeds)
+    cfg = SolveConfig(env="StLouis-v0", seeds=seeds, labels=str(tmp_path))
+    real = dive_module.solved_chunks
+
+    def two_then_stop(*args, **kwargs):
+        for n, labels in enumerate(real(*args, **kwargs)):
+            yield labels
+            if n == 1:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(dive_module, "solved_chunks", two_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        dive_module.nested_unknown(cfg, progress=False)
+    path = tmp_path / "StLouis-v0.csv"
+    assert header_lines(path)[-1].endswith("still unknown: 56 57")
+    monkeypatch.setattr(dive_module, "solved_chunks", real)
+    _, labels, again = dive_module.nested_unknown(cfg, progress=False)
+    assert again == 2  # 58 and 59 are left
+    assert labels[WON_BY_NESTING].label == "won"
+    assert header_lines(path)[-1].endswith("still unknown: 56 57 59")
