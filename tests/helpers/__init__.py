@@ -20,7 +20,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
@@ -278,6 +278,19 @@ def agreement_share(lines: list[str]) -> float:
     agreement = [ln for ln in lines if "agrees with it on" in ln]
     assert agreement, lines
     return float(agreement[-1].split("agrees with it on ")[1].split("%")[0])
+
+
+def interrupted_after(chunks: Callable[..., Iterator[T]], n: int) -> Callable[..., Iterator[T]]:
+    """``chunks`` (a generator function such as ``solved_chunks``) that yields its first ``n``
+    items and then raises ``KeyboardInterrupt``, as Ctrl-C would in the middle of a run."""
+
+    def stopping(*args: Any, **kwargs: Any) -> Iterator[T]:
+        for i, item in enumerate(chunks(*args, **kwargs)):
+            yield item
+            if i == n - 1:
+                raise KeyboardInterrupt
+
+    return stopping
 
 
 def ctrl_c(

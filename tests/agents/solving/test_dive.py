@@ -19,7 +19,7 @@ from agents.solving.solve import label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import dive, nested_rollout, rollout_values, solve_deal
-from tests.helpers import check_a_win_the_search_misses, replay_wins
+from tests.helpers import check_a_win_the_search_misses, interrupted_after, replay_wins
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver needs the native engine")
 
@@ -182,14 +182,7 @@ def test_an_interrupted_search_of_unknown_deals_keeps_every_deal_it_finished(tmp
     _unknown_labels(tmp_path, "StLouis-v0", seeds)
     cfg = SolveConfig(env="StLouis-v0", seeds=seeds, labels=str(tmp_path))
     real = dive_module.solved_chunks
-
-    def two_then_stop(*args, **kwargs):
-        for n, labels in enumerate(real(*args, **kwargs)):
-            yield labels
-            if n == 1:
-                raise KeyboardInterrupt
-
-    monkeypatch.setattr(dive_module, "solved_chunks", two_then_stop)
+    monkeypatch.setattr(dive_module, "solved_chunks", interrupted_after(real, 2))
     with pytest.raises(KeyboardInterrupt):
         dive_module.nested_unknown(cfg, progress=False)
     path = tmp_path / "StLouis-v0.csv"

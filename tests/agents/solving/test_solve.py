@@ -20,7 +20,7 @@ from agents.solving.solve import deepen_unknown, label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import Label, solve_deal
-from tests.helpers import LABELS, PORTED, replay_wins
+from tests.helpers import LABELS, PORTED, interrupted_after, replay_wins
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver runs on the native engine")
 
@@ -140,14 +140,7 @@ def test_an_interrupted_deepening_keeps_every_deal_it_finished(tmp_path, monkeyp
         SolveConfig(env="Klondike-v0", seeds="0:6", budget=2_000, labels=str(tmp_path)), progress=False
     )
     real = solve_module.solved_chunks
-
-    def two_then_stop(*args, **kwargs):
-        for n, labels in enumerate(real(*args, **kwargs)):
-            yield labels
-            if n == 1:
-                raise KeyboardInterrupt
-
-    monkeypatch.setattr(solve_module, "solved_chunks", two_then_stop)
+    monkeypatch.setattr(solve_module, "solved_chunks", interrupted_after(real, 2))
     with pytest.raises(KeyboardInterrupt):
         deepen_unknown(
             SolveConfig(env="Klondike-v0", seeds="0:6", budget=50_000, labels=str(tmp_path)), progress=False
