@@ -33,7 +33,7 @@ import multiprocessing
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass
 from functools import partial
@@ -107,7 +107,7 @@ def map_chunks(
     address: str | None = None,
     progress: Callable[[int, R], None] | None = None,
     retries: int = 3,
-) -> Iterator[tuple[int, R]]:
+) -> Generator[tuple[int, R], None, None]:
     """Yield ``(i, fn(chunks[i]))`` for every chunk, as each completes.
 
     ``backend="local"``: in this process with ``workers=1``, else a pool of ``workers`` processes.
@@ -126,10 +126,13 @@ def map_chunks(
     if address is not None and backend != "ray":
         raise ValueError("an address names a Ray cluster: use it with backend='ray'")
     run = _ray(fn, chunks, workers, address, retries) if backend == "ray" else _local(fn, chunks, workers)
-    for i, result in run:
-        if progress is not None:
-            progress(i, result)
-        yield i, result
+    try:
+        for i, result in run:
+            if progress is not None:
+                progress(i, result)
+            yield i, result
+    finally:
+        run.close()  # the pool stops now, not when the generator happens to be collected
 
 
 def _ignore_sigint() -> None:
@@ -138,7 +141,7 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _local(fn: Callable[[T], R], chunks: Sequence[T], workers: int) -> Iterator[tuple[int, R]]:
+def _local(fn: Callable[[T], R], chunks: Sequence[T], workers: int) -> Generator[tuple[int, R], None, None]:
     if workers == 1 or len(chunks) <= 1:
         for i, chunk in enumerate(chunks):
             yield i, _unwrap(i, _call(fn, chunk))
@@ -273,7 +276,7 @@ def _ray_cpus(ray: Any) -> int:
 
 def _ray(
     fn: Callable[[T], R], chunks: Sequence[T], workers: int, address: str | None, retries: int
-) -> Iterator[tuple[int, R]]:
+) -> Generator[tuple[int, R], None, None]:
     # A local Ray sized by `workers`: 1 (the default everywhere) would leave the cores idle, so a
     # lone worker means "the machine's cores", as `ray.init()` counts them.
     ray = connect_ray(address, workers if workers > 1 else None)

@@ -258,8 +258,9 @@ def evaluate(
     bar = _progress(episodes, f"{variant.env_name} {player.name}", progress)
     start = time.perf_counter()
     eps: list[Episode] = []
+    run = map_chunks(_play_task, tasks, backend=backend, workers=workers, address=address)
     try:
-        for _, got in map_chunks(_play_task, tasks, backend=backend, workers=workers, address=address):
+        for _, got in run:
             eps += got
             bar(len(got), eps)
     except ChunkError as exc:
@@ -269,6 +270,7 @@ def evaluate(
             result,
         ) from None
     finally:
+        run.close()  # interrupted between two chunks, it would keep its worker pool running
         bar(0, eps, close=True)
     return _summarise(result, eps, time.perf_counter() - start)
 

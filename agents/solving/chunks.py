@@ -125,11 +125,11 @@ def solved_chunks(
     """Each task's labels as its chunk finishes (on ``cfg``'s backend), with a progress bar over
     the tasks' deals (each task's third item: its seeds)."""
     update, close = _progress(sum(len(t[2]) for t in tasks), desc, progress)
+    run = map_chunks(chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address)
     try:
-        for _, labels in map_chunks(
-            chunk, tasks, backend=cfg.backend, workers=cfg.workers, address=cfg.address
-        ):
+        for _, labels in run:
             yield labels
             update(labels)
     finally:
+        run.close()  # the workers stop now, even when interrupted between two chunks
         close()
