@@ -306,6 +306,9 @@ def ctrl_c(
         text=True,
         cwd=ROOT,
         start_new_session=True,
+        # A suite started in the background (`cmd &`) ignores SIGINT, and a child inherits that,
+        # so Python would install no KeyboardInterrupt handler: give the child the default back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         waited = until(proc)
