@@ -13,9 +13,17 @@ The ``ppo`` row is **reinforcement learning from the env's reward alone**: the m
 ships for the variant (``agents/data/models/<id>.zip``, ``ppo:<variant>``), trained by
 ``patience-gym train <variant>`` from ``configs/ppo/<variant>.yaml`` and shipped by
 ``scripts/ship_model.py``; the row records its config, learner, steps, wall time, seed and commit
-from the model's card. Where the training folders are here (``runs/ppo/<variant>`` and
-``runs/ppo/<variant>_seed<k>``), the row also gets the run's best checkpoint and the other training
-seeds' final models, played on the same deals (batched, :func:`agents.policies.ppo.play_batched`).
+from the model's card, and its name says which network read which inputs (:data:`INPUTS`: the flat
+observation, or the per-move policy that scores every legal move from one-move features). Where the
+training folders are here (``runs/ppo/<variant>`` and ``runs/ppo/<variant>_seed<k>``), the row also
+gets the run's best checkpoint and the other training seeds' final models, played on the same deals
+(batched, :func:`agents.policies.ppo.play_batched`); where they are not, a row of the same model
+keeps those figures from the previous table.
+
+Under the verdicts, :func:`against_greedy` counts the reward-only rows against greedy's twice: at or
+above greedy's point estimate of the win rate (a tie of no wins counts), and strictly above (95%
+intervals apart both on wins, Wilson's, and on mean foundation cards, ``mean +- 1.96 s / sqrt(n)``
+over the deals).
 
 Rows measured earlier and not rerun stay in the table: the ``ppo+rollouts (clone of rollout:16)``
 rows (``configs/ppo_rollouts/``: a model that reads rollout look-ahead as features and clones its
@@ -40,6 +48,7 @@ import json
 import re
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +60,25 @@ from patience_gym.games import VARIANTS, get_variant
 ROOT = Path(__file__).resolve().parent.parent
 #: The policy name of the solver's row: deals winnable by a player who sees every card.
 WINNABLE = "winnable (every card seen)"
+
+
+#: What each network of a reward-only model reads, by its card's ``policy`` key: the env's flat
+#: observation (``mlp``), or the board and, for every legal move, the result of playing it once on a
+#: copy of the game (``move_policy``: cards gained, wins, mobility, moves opened, dead end, undoes;
+#: patience_gym/move_features.py), a one-move look-ahead.
+INPUTS = {"mlp": "flat observation", "move_policy": "per-move, one-move features"}
+
+#: The normal quantile of a two-sided 95% interval (the mean foundation cards' interval).
+Z95 = 1.959963984540054
+
+
+def cards_interval(cards: list[int]) -> list[float]:
+    """The 95% interval of the mean foundation cards over the deals: ``mean +- Z95 * s / sqrt(n)``
+    (``s`` the deals' sample standard deviation; one deal: the mean itself)."""
+    n = len(cards)
+    mean = sum(cards) / n
+    half = Z95 * (sum((c - mean) ** 2 for c in cards) / (n - 1) / n) ** 0.5 if n > 1 else 0.0
+    return [mean - half, mean + half]
 
 
 #: Config keys two runs of one recipe may differ in: the training seed, the budget (a run extended
@@ -215,6 +243,7 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
         if spec != row["policy"]:
             row["spec"] = spec
         row["won_seeds"] = [r.seed + e.index for e in r.episodes if e.won]
+        row["cards_ci95"] = cards_interval([e.foundation_cards for e in r.episodes])
         if spec.startswith(("ppo:", "ppo-sample:")) and card is not None:
             row["card"] = card
             row.update(ppo_extras(env_name, args.episodes, card))
@@ -288,6 +317,17 @@ def stale_ppo(
 
 
 ORDER = ("random", "greedy", "planner", "ppo")
+#: A reward-only row's figures measured from its training folders (:func:`ppo_extras`).
+EXTRAS = ("best_checkpoint", "training_seeds")
+
+
+def keep_extras(old: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any]:
+    """``row``, with the best checkpoint and training seeds of the previous row of the same model
+    (the same card, played on as many deals) where this run had no training folders to measure them."""
+    if "card" not in row or any(k in row for k in EXTRAS):
+        return row
+    same = [r for r in old if r.get("card") == row["card"] and r["games"] == row["games"]]
+    return {**row, **{k: v for r in same for k, v in r.items() if k in EXTRAS}}
 
 
 def merge_rows(
@@ -299,6 +339,7 @@ def merge_rows(
     kept = [r for r in old if r["policy"] not in ran and r["policy"] != WINNABLE and r["policy"] != "ppo"]
     if args.policy and "ppo" not in args.policy:
         kept += [r for r in old if r["policy"] == "ppo"]
+    new = [keep_extras(old, r) for r in new]
     rows = new + kept + stale_ppo(old, new + kept, args.stale_reason)
     return sorted(rows, key=lambda r: ORDER.index(r["policy"]) if r["policy"] in ORDER else len(ORDER))
 
@@ -308,18 +349,88 @@ def _rate(row: dict[str, Any]) -> str:
     return f"{100 * row['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def ppo_label(row: dict[str, Any]) -> str:
-    """A PPO row's name, saying what it measures: ``ppo (reward only)`` for reinforcement learning
-    from the env's reward (a shipped model with its card), ``ppo+rollouts (clone of rollout:16)`` for a clone
-    of a teacher whose rollouts the model reads as features (the teacher's look-ahead, not
-    reinforcement learning), ``ppo (clone of greedy)``, ``ppo (from scratch)``; plain ``ppo`` for
-    rows measured before the table recorded the teacher."""
-    if "card" in row:
-        return (
-            "ppo (reward only, sampled moves)"
-            if row.get("spec", "").startswith("ppo-sample:")
-            else "ppo (reward only)"
+def _cards(row: dict[str, Any]) -> str:
+    lo, hi = row["cards_ci95"]
+    return f"{row['mean_foundation_cards']:.1f} [{lo:.1f}, {hi:.1f}]"
+
+
+def wins_above(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether row ``a``'s 95% Wilson interval on wins lies wholly above ``b``'s."""
+    return bool(a["ci95"][0] > b["ci95"][1])
+
+
+def cards_above(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether row ``a``'s 95% interval on mean foundation cards lies wholly above ``b``'s (False
+    where either row does not record one: measured before the table kept it)."""
+    return "cards_ci95" in a and "cards_ci95" in b and bool(a["cards_ci95"][0] > b["cards_ci95"][1])
+
+
+@dataclass(frozen=True)
+class GreedyCount:
+    """The reward-only rows of the registered variants against greedy's: ``variants`` those with
+    both rows; ``point`` those at or above greedy's point estimate of the win rate (no wins against
+    no wins counts); ``strict`` those strictly above, 95% intervals apart on wins and on mean cards;
+    ``unmeasured`` those whose cards' interval is not recorded (not counted as strict)."""
+
+    variants: list[str]
+    point: list[str]
+    strict: list[str]
+    unmeasured: list[str]
+
+    def sentence(self) -> str:
+        n = len(self.variants)
+        text = (
+            f"**Reward-only PPO against greedy**, over the {n} variants with a shipped model: at or "
+            f"above greedy's point estimate of the win rate on **{len(self.point)} of {n}** "
+            f"({', '.join(self.point) or 'none'}; a tie counts, no wins against no wins included); "
+            f"strictly above, 95% intervals apart both on wins (Wilson) and on mean foundation cards "
+            f"(mean ± 1.96 s/√n over the deals), on **{len(self.strict)} of {n}** "
+            f"({', '.join(self.strict) or 'none'})."
         )
+        if self.unmeasured:
+            text += f" Not measured for the strict count (no cards' interval): {', '.join(self.unmeasured)}."
+        return text
+
+
+def against_greedy(results: dict[str, list[dict[str, Any]]]) -> GreedyCount:
+    """Both counts of the table's reward-only rows (a shipped model's, not stale) against greedy's,
+    over the registered variants under their default rules."""
+    variants: list[str] = []
+    point: list[str] = []
+    strict: list[str] = []
+    unmeasured: list[str] = []
+    for v in VARIANTS:
+        by = {r["policy"]: r for r in results.get(v.env_name, [])}
+        p, g = by.get("ppo"), by.get("greedy")
+        if p is None or g is None or "card" not in p or p.get("stale"):
+            continue
+        variants.append(v.env_name)
+        if p["win_rate"] >= g["win_rate"]:
+            point.append(v.env_name)
+        if wins_above(p, g) and cards_above(p, g):
+            strict.append(v.env_name)
+        if "cards_ci95" not in p or "cards_ci95" not in g:
+            unmeasured.append(v.env_name)
+    return GreedyCount(variants, point, strict, unmeasured)
+
+
+def inputs(card: dict[str, Any]) -> str:
+    """What a reward-only model's network reads (:data:`INPUTS`), from its card (``mlp`` where an
+    older card does not say)."""
+    policy = str(card.get("policy", "mlp"))
+    return INPUTS.get(policy, f"policy {policy}")
+
+
+def ppo_label(row: dict[str, Any]) -> str:
+    """A PPO row's name, saying what it measures: ``ppo (reward only, flat observation)`` or
+    ``ppo (reward only, per-move, one-move features)`` for reinforcement learning from the env's
+    reward (a shipped model with its card, its inputs named), ``ppo+rollouts (clone of
+    rollout:16)`` for a clone of a teacher whose rollouts the model reads as features (the
+    teacher's look-ahead, not reinforcement learning), ``ppo (clone of greedy)``, ``ppo (from
+    scratch)``; plain ``ppo`` for rows measured before the table recorded the teacher."""
+    if "card" in row:
+        sampled = ", sampled moves" if row.get("spec", "").startswith("ppo-sample:") else ""
+        return f"ppo (reward only, {inputs(row['card'])}{sampled})"
     if "teacher" not in row:
         return "ppo"
     if not row["teacher"]:
@@ -352,11 +463,14 @@ def compare(
     pc, gc = p["mean_foundation_cards"], g["mean_foundation_cards"]
     more = "more" if pc > gc else "fewer" if pc < gc else "as many"
     cards = f"{more} cards on the foundations ({pc:.1f} vs {gc:.1f})"
-    if p["ci95"][0] > g["ci95"][1]:
+    if "cards_ci95" in p and "cards_ci95" in g:
+        apart = "95% intervals apart" if cards_above(p, g) or cards_above(g, p) else "intervals overlap"
+        cards = f"{more} cards on the foundations ({_cards(p)} vs {_cards(g)}: {apart})"
+    if wins_above(p, g):
         text = (
             f"{name} wins more than greedy ({_rate(p)} vs {_rate(g)}: 95% intervals apart) and puts {cards}."
         )
-    elif p["ci95"][1] < g["ci95"][0]:
+    elif wins_above(g, p):
         text = (
             f"{name} wins less than greedy ({_rate(p)} vs {_rate(g)}: 95% intervals apart) and puts {cards}."
         )
@@ -452,10 +566,15 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
                 f"| {share_of_winnable(r, winnable)} "
                 f"| {r['mean_foundation_cards']:.1f} | {r['mean_length']:.1f} | {budget} |"
             )
-    lines.append("")
-    for env_name in order:
-        lines.append(f"- **{env_name}**: {verdict(results[env_name])}")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, "", *verdicts(results, order)]) + "\n"
+
+
+def verdicts(results: dict[str, list[dict[str, Any]]], order: list[str]) -> list[str]:
+    """The lines under the table: each variant's verdict, then both counts of the reward-only rows
+    against greedy (:func:`against_greedy`)."""
+    lines = [f"- **{env_name}**: {verdict(results[env_name])}" for env_name in order]
+    count = against_greedy(results)
+    return [*lines, "", count.sentence()] if count.variants else lines
 
 
 def checked_names(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:

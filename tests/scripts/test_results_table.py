@@ -174,7 +174,7 @@ def test_the_reward_only_row_names_its_config_learner_budget_and_commit() -> Non
     rows = [row("random", 0, [0.0, 0.04]), row("greedy", 5, [0.02, 0.11]), ppo, clone]
     table = results.markdown({"Nestor-v0": rows})
     assert (
-        "| Nestor-v0 | ppo (reward only) | 100 | 14 | 14.0% [8.0, 22.0] |  | 24.0 | 50.0 | "
+        "| Nestor-v0 | ppo (reward only, flat observation) | 100 | 14 | 14.0% [8.0, 22.0] |  | 24.0 | 50.0 | "
         "sb3-contrib MaskablePPO (mlp), `configs/ppo/nestor.yaml`, 10,002,432 steps, 5 min, seed 0, "
         "commit abc1234 |" in table
     )
@@ -204,10 +204,12 @@ def test_a_model_played_by_sampling_says_so_with_the_validation_figures_that_cho
            "ci95": [0.021, 0.043], "mean_foundation_cards": 28.0, "mean_length": 530.0}  # fmt: skip
     row["card"] = card
     table = results.markdown({"TheKings-v0": [row]})
-    assert "| TheKings-v0 | ppo (reward only, sampled moves) | 1000 | 30 |" in table
+    assert "| TheKings-v0 | ppo (reward only, flat observation, sampled moves) | 1000 | 30 |" in table
     assert "plays by sample (validation deals won: argmax 0, sampled 39 of 1,000) |" in table
     argmax = {**row, "spec": "ppo:TheKings-v0", "card": {**card, "play": "argmax"}}
-    assert "| TheKings-v0 | ppo (reward only) | 1000 | 30 |" in results.markdown({"TheKings-v0": [argmax]})
+    assert "| TheKings-v0 | ppo (reward only, flat observation) | 1000 | 30 |" in results.markdown(
+        {"TheKings-v0": [argmax]}
+    )
 
 
 def test_the_training_seeds_of_a_row_are_the_runs_of_its_recipe(
@@ -240,3 +242,104 @@ def test_the_training_seeds_of_a_row_are_the_runs_of_its_recipe(
     assert results.run_dirs("Nestor-v0", {"run": "babette"}) == []  # a card naming another variant's run
     # a seed run counts at the shipped model's budget, a resumed one ending a rollout or two apart
     assert results.same_budget(10_002_432, 10_003_456) and not results.same_budget(100_002_048, 10_002_432)
+
+
+def _measured(policy: str, wins: int, cards: list[int], **extra: Any) -> dict[str, Any]:
+    """A row as results.py writes it: wins with their Wilson interval, cards with theirs."""
+    from agents.evaluation.evaluate import wilson
+
+    results = _script()
+    n = len(cards)
+    return {"policy": policy, "games": n, "wins": wins, "win_rate": wins / n, "ci95": list(wilson(wins, n)),
+            "mean_foundation_cards": sum(cards) / n, "cards_ci95": results.cards_interval(cards),
+            "mean_length": 50.0, **extra}  # fmt: skip
+
+
+def test_the_cards_interval_is_the_mean_plus_or_minus_1_96_standard_errors() -> None:
+    results = _script()
+    lo, hi = results.cards_interval([10, 20])  # mean 15, s = 7.07, standard error 5
+    assert lo == pytest.approx(15 - 1.96 * 5, abs=1e-3) and hi == pytest.approx(15 + 1.96 * 5, abs=1e-3)
+    assert results.cards_interval([7, 7, 7]) == [7.0, 7.0]
+    assert results.cards_interval([30]) == [30.0, 30.0]
+
+
+def test_a_reward_only_row_names_the_network_and_the_inputs_it_read() -> None:
+    """The per-move policy reads one-move features (a look-ahead of one move): its row says so."""
+    results = _script()
+    card = {"learner": "sb3-contrib MaskablePPO", "config": "configs/ppo/louis.yaml", "steps": 10_002_432,
+            "train_seconds": 1800.0, "seed": 0, "commit": "abc1234", "policy": "move_policy"}  # fmt: skip
+    row = _measured("ppo", 60, [90] * 50 + [95] * 50, card=card, spec="ppo-sample:Louis-v0")
+    table = results.markdown({"Louis-v0": [row]})
+    assert "| Louis-v0 | ppo (reward only, per-move, one-move features, sampled moves) | 100 | 60 |" in table
+    flat = {**row, "spec": "ppo:Louis-v0", "card": {**card, "policy": "mlp"}}
+    assert "| Louis-v0 | ppo (reward only, flat observation) | 100 | 60 |" in results.markdown(
+        {"Louis-v0": [flat]}
+    )
+    assert "flat" not in results.ppo_label(row)
+
+
+def test_the_strict_count_asks_for_intervals_apart_on_wins_and_on_cards() -> None:
+    """Both counts from a small made-up table: a tie of no wins and a lead within noise count only
+    at the point estimate; wins apart with cards overlapping, or cards unmeasured, are not strict."""
+    results = _script()
+    card = {"learner": "sb3-contrib MaskablePPO", "config": "c.yaml", "steps": 1, "train_seconds": 60.0,
+            "seed": 0, "commit": "abc1234"}  # fmt: skip
+    low, high = [10] * 300 + [20] * 300, [12] * 300 + [22] * 300  # cards 15 and 17: intervals apart
+    unmeasured = _measured("ppo", 380, high, card=card)
+    del unmeasured["cards_ci95"]
+    table = {
+        # wins apart (60 vs 20 of 600) and cards apart: strictly above
+        "Klondike-v0": [_measured("greedy", 20, low), _measured("ppo", 60, high, card=card)],
+        # no wins either side: at the point estimate only
+        "LightAndShade-v0": [_measured("greedy", 0, low), _measured("ppo", 0, high, card=card)],
+        # 85 vs 80 of 600: at or above the point estimate, within noise
+        "Nestor-v0": [_measured("greedy", 80, low), _measured("ppo", 85, high, card=card)],
+        # wins apart, the same cards: not strict
+        "Louis-v0": [_measured("greedy", 300, low), _measured("ppo", 400, low, card=card)],
+        # wins apart, cards measured before the table kept their interval: not strict, said so
+        "Anna-v0": [_measured("greedy", 280, low), unmeasured],
+        # below greedy
+        "TheKings-v0": [_measured("greedy", 130, high), _measured("ppo", 20, low, card=card)],
+        # a clone, not a reward-only row (no card): not counted
+        "Babette-v0": [_measured("greedy", 130, low), _measured("ppo", 400, high, teacher="rollout:16")],
+    }
+    for rows in table.values():
+        rows.insert(0, _measured("random", 0, [5] * 600))
+    count = results.against_greedy(table)
+    assert count.variants == [
+        "Klondike-v0",
+        "Nestor-v0",
+        "Louis-v0",
+        "Anna-v0",
+        "LightAndShade-v0",
+        "TheKings-v0",
+    ]
+    assert count.point == ["Klondike-v0", "Nestor-v0", "Louis-v0", "Anna-v0", "LightAndShade-v0"]
+    assert count.strict == ["Klondike-v0"]
+    assert count.unmeasured == ["Anna-v0"]
+    text = results.markdown(table)
+    assert "on **5 of 6** (Klondike-v0, Nestor-v0, Louis-v0, Anna-v0, LightAndShade-v0;" in text
+    assert "on **1 of 6** (Klondike-v0)." in text
+    assert "Not measured for the strict count (no cards' interval): Anna-v0." in text
+    assert "(17.0 [16.6, 17.4] vs 15.0 [14.6, 15.4]: 95% intervals apart)" in results.verdict(
+        table["Klondike-v0"]
+    )
+    assert "intervals overlap" in results.verdict(table["Louis-v0"])
+    stale = {**table["Klondike-v0"][2], "stale": "rules changed"}
+    assert results.against_greedy({"Klondike-v0": [*table["Klondike-v0"][:2], stale]}).variants == []
+
+
+def test_a_row_of_the_same_model_keeps_its_seeds_where_the_training_folders_are_absent() -> None:
+    """Rerunning the ppo row without runs/ppo/ here keeps the previous row's best checkpoint and
+    training seeds when the card (the model) and the deals are the same, and only then."""
+    results = _script()
+    card = {"config": "configs/ppo/nestor.yaml", "seed": 0, "commit": "abc1234"}
+    seeds = [{"seed": 0, "wins": 133}, {"seed": 1, "wins": 122}]
+    old = [{"policy": "ppo", "games": 1000, "card": card, "training_seeds": seeds, "wins": 133}]
+    new = {"policy": "ppo", "games": 1000, "card": dict(card), "wins": 133}
+    assert results.keep_extras(old, new)["training_seeds"] == seeds
+    assert "training_seeds" not in results.keep_extras(old, {**new, "card": {**card, "commit": "def5678"}})
+    assert "training_seeds" not in results.keep_extras(old, {**new, "games": 100})
+    measured = {**new, "training_seeds": [{"seed": 0, "wins": 1}]}
+    assert results.keep_extras(old, measured)["training_seeds"] == [{"seed": 0, "wins": 1}]
+    assert "training_seeds" not in results.keep_extras(old, {"policy": "greedy", "games": 1000})
