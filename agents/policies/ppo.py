@@ -5,21 +5,26 @@
     import gymnasium as gym
     import patience_gym  # registers the ids
     from sb3_contrib import MaskablePPO
-    from agents.policies.features import MoveFeatures
+    from agents.policies.move_policy import is_move_policy, observe_with_features
+    from agents.policies.ppo import shipped_model
 
-    model = MaskablePPO.load("runs/ppo/nestor/best_model.zip", device="cpu")
-    # The shipped configs train with move_features: true, so the model reads the observation with
-    # each legal move's features appended (agents/policies/features.py), most with rollout_features: 16
-    # (the model keeps the count); without move features, drop the wrapper.
-    rollouts = getattr(model.policy, "feature_rollouts", 0)
-    env = MoveFeatures(gym.make("patience_gym/Nestor-v0"), rollouts=rollouts)
+    model = MaskablePPO.load(shipped_model("Anna-v0"), device="cpu")
+    # A shipped model reads one of two inputs, as its card's "policy" says. The flat network
+    # (policy: mlp) reads the observation alone; the per-move policy (policy: move_policy) reads it
+    # with every legal move's one-move features appended (the result of playing the move once on a
+    # copy of the game: patience_gym/move_features.py), which the native engine computes. No shipped
+    # model reads rollout features (agents/policies/features.py): those are the ppo_rollouts clones'.
+    env = gym.make("patience_gym/Anna-v0")
     obs, info = env.reset(seed=0)
     done = False
     while not done:
-        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        seen = observe_with_features(env, obs) if is_move_policy(model) else obs
+        action, _ = model.predict(seen, action_masks=info["action_mask"].astype(bool), deterministic=True)
         obs, reward, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     print("won" if info["won"] else f"{info['foundation_cards']} cards on the foundations")
+
+``make_policy("ppo:Anna-v0")`` (:class:`PPOPolicy`) does the same, for either kind of model.
 """
 
 from __future__ import annotations
