@@ -13,11 +13,79 @@ from gymnasium.envs.registration import EnvSpec
 from gymnasium.error import InvalidAction, ResetNeeded
 
 from patience_gym.core.game import Game
-from patience_gym.games import VARIANTS, get_variant
+from patience_gym.games import VARIANTS, Variant, get_variant
 from patience_gym.native import NativeGame, engine_for, make_game, reference
 
 REWARD_MODES = ("foundation", "win")
+#: ``mask_dtype``: the type of ``info["action_mask"]`` (int8: what ``Discrete.sample(mask=...)``
+#: takes; bool: what TorchRL's ``MaskedCategorical`` and ``ActionMask`` take).
+MASK_DTYPES = {"int8": np.int8, "bool": np.bool_}
 _ENV_IDS = frozenset(v.env_id for v in VARIANTS)
+
+
+def mask_dtype_of(mask_dtype: str) -> type[np.generic]:
+    """The NumPy type ``mask_dtype`` names; anything else raises with what is allowed."""
+    if not isinstance(mask_dtype, str) or mask_dtype not in MASK_DTYPES:
+        allowed = ", ".join(repr(name) for name in MASK_DTYPES)
+        raise ValueError(f"mask_dtype={mask_dtype!r} is not allowed; choose one of {allowed}")
+    return MASK_DTYPES[mask_dtype]
+
+
+def deck_option(options: Mapping[str, Any] | None) -> object:
+    """The pack that ``reset(options=...)`` asks for (``None``: a shuffled one), refusing options
+    that are not a mapping (``TypeError``) or hold another key than ``deck`` (``ValueError``)."""
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(
+            f"reset(options=...) takes a mapping such as {{'deck': [...]}}, not {type(options).__name__}"
+        )
+    rest = sorted(set(options or {}) - {"deck"})
+    if rest:
+        raise ValueError(f"unknown reset option(s) {rest}; the only one is 'deck'")
+    return (options or {}).get("deck")
+
+
+def check_spec_variant(spec: EnvSpec | None, variant: Variant, maker: str) -> None:
+    """Refuse an id's spec set on an env (or batch) of another variant: ``gym.make`` and
+    ``gym.make_vec`` (``maker``) pass the caller's keywords over the registered ones and set the
+    spec after construction, so ``variant=`` could otherwise build one game under another's id."""
+    if spec is not None and spec.id != variant.env_id and spec.id in _ENV_IDS:
+        raise ValueError(
+            f"{maker}({spec.id!r}) cannot take variant={variant.env_name!r}, another game; "
+            f"use {maker}({variant.env_id!r}) instead"
+        )
+
+
+# info's values are NumPy's, which readers that take ``info[key].dtype`` need (TorchRL's
+# default_info_dict_reader): counts as np.int64, truths as read-only 0-d bool arrays (gymnasium's
+# SyncVectorEnv batches those into bool arrays, np.bool_ scalars into object arrays). Made once: a
+# step picks these instead of building new ones.
+def _frozen(value: bool) -> np.ndarray:
+    truth = np.array(value)
+    truth.flags.writeable = False
+    return truth
+
+
+_TRUTHS = (_frozen(False), _frozen(True))
+_COUNTS: tuple[np.int64, ...] = tuple(np.int64(i) for i in range(2 * 52 + 1))  # on the foundations
+
+
+def _count(n: int) -> np.int64:
+    """``n`` cards as a NumPy scalar (a game of more packs than two gets new ones)."""
+    return _COUNTS[n] if n < len(_COUNTS) else np.int64(n)
+
+
+def numpy_info(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` as ``info`` holds them: truths as 0-d bool arrays, numbers as NumPy scalars,
+    texts as they are."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, bool):
+            out[key] = _TRUTHS[value]
+        elif isinstance(value, str | np.generic | np.ndarray):
+            out[key] = value
+        else:
+            out[key] = np.asarray(value)[()]
+    return out
 
 
 class ActionOutsideSpace(InvalidAction, ValueError):
@@ -52,7 +120,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     ``"7H pile 3 -> foundation"``, and refuses any other id the same way. ``action_masks()``
     returns the legal actions as a ``bool`` array
     (what sb3-contrib's ``MaskablePPO`` calls); ``info["action_mask"]`` holds the same as ``int8``
-    (what ``Discrete.sample(mask=...)`` takes). The mask is exactly the set of actions the engine
+    (what ``Discrete.sample(mask=...)`` takes), or as ``bool`` with ``mask_dtype="bool"`` (what
+    TorchRL's ``MaskedCategorical`` takes). The mask is exactly the set of actions the engine
     accepts and is never all zero while the episode is live.
 
     ## Observation Space
@@ -90,13 +159,19 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     ``patience_gym.native.engine_for``), ``render_mode`` (``None``; ``"ansi"``: the table as
     text; ``"rgb_array"``: an
     ``H x W x 3`` ``uint8`` picture of the table, the same size all episode, face-down cards drawn
-    as backs), ``reward``, ``illegal_reward`` (a finite number), and the variant's rule options
+    as backs), ``reward``, ``illegal_reward`` (a finite number), ``mask_dtype`` (``"int8"`` or
+    ``"bool"``: the type of ``info["action_mask"]``), and the variant's rule options
     (``docs/rules.md``), e.g. ``draw=3`` for Klondike (NumPy scalars count as their Python value).
-    An unknown option or a value outside the allowed ones raises with what is allowed.
+    An unknown option or a value outside the allowed ones raises with what is allowed (an unknown
+    one a ``TypeError`` in Python's words, "got an unexpected keyword argument 'x'").
 
     ## Info
     ``won``, ``foundation_cards``, ``action_mask``, ``illegal_action``, and the variant's extras
-    (Klondike: ``counter_score``).
+    (Klondike: ``counter_score``), as NumPy values, which readers that take ``info[key].dtype``
+    need (TorchRL's ``default_info_dict_reader``): counts ``np.int64``, truths (``won``,
+    ``illegal_action``) read-only 0-d ``bool`` arrays (which Gymnasium's ``SyncVectorEnv`` batches
+    into ``bool`` arrays, as it would not ``np.bool_``); the one text, Louis' ``phase``, is a
+    ``str``.
 
     ## Version History
     * v0: first release.
@@ -112,9 +187,12 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         reward: str = "foundation",
         illegal_reward: float = -0.01,
         engine: str | None = None,
+        mask_dtype: str = "int8",
         **options: Any,
     ) -> None:
         self.variant = get_variant(variant)
+        self.mask_dtype = mask_dtype
+        self._info_mask_type = mask_dtype_of(mask_dtype)
         if render_mode not in (None, *self.metadata["render_modes"]):
             modes = ", ".join(repr(m) for m in self.metadata["render_modes"])
             raise ValueError(f"render_mode={render_mode!r} is not supported; use None, {modes}")
@@ -144,6 +222,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         # observation into these buffers; the env hands out copies of them. The bool mask is a
         # view of the int8 one (the same bytes), so both dtypes cost one write.
         self._mask_i8: np.ndarray | None = None
+        self._info_mask: np.ndarray | None = None  # the native buffer info["action_mask"] copies
         self._obs_buf: np.ndarray | None = None
         self._step_into: Callable[[int], tuple[int, bool, bool]] | None = None
         if isinstance(self.game, NativeGame):
@@ -160,15 +239,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        if options is not None and not isinstance(options, Mapping):
-            raise TypeError(
-                f"reset(options=...) takes a mapping such as {{'deck': [...]}}, not {type(options).__name__}"
-            )
+        deck = deck_option(options)
         super().reset(seed=seed)
-        options = dict(options or {})
-        deck = options.pop("deck", None)
-        if options:
-            raise ValueError(f"unknown reset option(s) {sorted(options)}; the only one is 'deck'")
         self.game.new_game(self.np_random, deck)
         # Rewards share out what is left to win: a deal that plays cards itself (The Kings)
         # still gives a won episode a total of 1.0.
@@ -183,6 +255,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         the int8 one)."""
         assert self._mask_i8 is not None and self._obs_buf is not None and isinstance(self.game, NativeGame)
         self._mask = self._mask_i8.view(bool)
+        self._info_mask = self._mask_i8 if self._info_mask_type is np.int8 else self._mask
         self.game.bind_buffers(self._mask_i8, self._obs_buf)
         self._step_into = self.game.step_into
 
@@ -207,13 +280,13 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
                 self._live = live
                 reward = (1.0 if won else 0.0) if self.reward_mode == "win" else gained / self._to_win
                 info = {
-                    "won": won,
-                    "foundation_cards": self.game.foundation_cards,
-                    "action_mask": self._mask_i8.copy(),  # type: ignore[union-attr]
-                    "illegal_action": False,
+                    "won": _TRUTHS[won],
+                    "foundation_cards": _count(self.game.foundation_cards),
+                    "action_mask": self._info_mask.copy(),  # type: ignore[union-attr]
+                    "illegal_action": _TRUTHS[False],
                 }
                 if self._has_extras:
-                    info.update(self.game.extra_info())
+                    info.update(numpy_info(self.game.extra_info()))
                 return self._obs_buf.copy(), reward, not live, False, info  # type: ignore[union-attr]
         if not 0 <= a < self._n_actions:
             raise self._outside(a)
@@ -319,13 +392,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     @spec.setter
     def spec(self, spec: EnvSpec | None) -> None:
-        # gym.make passes the caller's keywords over the registered ones and sets the spec after
-        # construction: this is the one place that sees both the id and the variant asked for.
-        if spec is not None and spec.id != self.variant.env_id and spec.id in _ENV_IDS:
-            raise ValueError(
-                f"gym.make({spec.id!r}) cannot take variant={self.variant.env_name!r}, another game; "
-                f"use gym.make({self.variant.env_id!r}) instead"
-            )
+        # The one place that sees both the id and the variant asked for.
+        check_spec_variant(spec, self.variant, "gym.make")
         self._spec = spec
 
     def _refresh(self, *, won: bool) -> None:
@@ -348,11 +416,12 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         info: dict[str, Any] = {
-            "won": self._won,
-            "foundation_cards": self.game.foundation_cards,
-            "action_mask": self._mask.view(np.int8).copy(),  # bool and int8 share their bytes
-            "illegal_action": illegal,
+            "won": _TRUTHS[self._won],
+            "foundation_cards": _count(self.game.foundation_cards),
+            # bool and int8 share their bytes
+            "action_mask": self._mask.view(self._info_mask_type).copy(),
+            "illegal_action": _TRUTHS[illegal],
         }
         if self._has_extras:
-            info.update(self.game.extra_info())
+            info.update(numpy_info(self.game.extra_info()))
         return info

@@ -22,12 +22,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from patience_gym.core.cards import N_KINDS
-from patience_gym.env import REWARD_MODES, ActionOutsideSpace, PatienceEnv
+from patience_gym.core.cards import N_KINDS, parse_pack
+from patience_gym.env import (
+    MASK_DTYPES,
+    REWARD_MODES,
+    ActionOutsideSpace,
+    PatienceEnv,
+    check_spec_variant,
+    deck_option,
+)
 from patience_gym.move_features import BatchFeatures, with_features
 from patience_gym.native import EXTRA_TEXTS, RowTwins, _module, encode_options
 
@@ -52,6 +60,7 @@ class NativeBatch:
         reward: str = "foundation",
         illegal_reward: float = -0.01,
         engine: str | None = None,
+        mask_dtype: str = "int8",
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -64,7 +73,12 @@ class NativeBatch:
         # One single env checks everything the way gym.make does (variant, reward, illegal_reward,
         # options, and that the variant has a native port) and lends its spaces and layout.
         self.template = PatienceEnv(
-            variant, reward=reward, illegal_reward=illegal_reward, engine="native", **options
+            variant,
+            reward=reward,
+            illegal_reward=illegal_reward,
+            engine="native",
+            mask_dtype=mask_dtype,
+            **options,
         )
         game = self.template.game
         self.num_envs = n = int(num_envs)
@@ -204,8 +218,19 @@ class NativeBatch:
             self.rngs[i].shuffle(row)
             self.dealt_at[i] = self.steps  # only the rows dealt: nothing per step for the others
 
-    def reset_rows(self, rows: np.ndarray) -> None:
-        self.shuffle(rows)
+    def reset_rows(self, rows: np.ndarray, decks: dict[int, object] | None = None) -> None:
+        """Deal ``rows`` (bool mask) again: shuffled packs, or the packs ``decks`` gives by row
+        (card strings, as ``reset(options={"deck": ...})`` takes them; no draw from the row's
+        Generator, as a single env dealing a given deck draws none)."""
+        game = self.template.game
+        # Every pack is checked before any row is dealt: a malformed one changes nothing.
+        packs = {i: parse_pack(deck, game.n_packs, game.name) for i, deck in (decks or {}).items()}
+        shuffled = rows.copy()
+        for i, pack in packs.items():
+            self.packs[i] = pack
+            self.dealt_at[i] = self.steps
+            shuffled[i] = False
+        self.shuffle(shuffled)
         self.engine.reset(self.packs, rows, self.out)
         self.dealt = True
         if self.features is not None:
@@ -254,7 +279,7 @@ class NativeBatch:
         info: dict[str, np.ndarray] = {
             "won": self.won.copy(),
             "foundation_cards": self.found.copy(),
-            "action_mask": self.mask.astype(np.int8),
+            "action_mask": self.mask.astype(MASK_DTYPES[self.template.mask_dtype]),
             "illegal_action": self.illegal.copy(),
         }
         for k, name in enumerate(self.extra_names):
@@ -300,8 +325,10 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     always fresh arrays, whatever ``copy``).
 
     ``info`` holds, batched, what a single env's holds: ``won``, ``foundation_cards``,
-    ``action_mask`` (N, n) ``int8``, ``illegal_action`` and the variant's extras, each with its
-    ``_key`` mask (all True: every sub-env reports every key). ``action_masks()``: (N, n) bool.
+    ``action_mask`` (N, n) ``int8`` (``bool`` with ``mask_dtype="bool"``), ``illegal_action`` and
+    the variant's extras, each with its ``_key`` mask (all True: every sub-env reports every key).
+    ``action_masks()``: (N, n) bool. ``gym.make_vec`` refuses a ``variant`` naming another game than
+    its id, as ``gym.make`` does.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium's)
@@ -310,6 +337,17 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
     batch: NativeBatch
+    _spec: EnvSpec | None = None
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: EnvSpec | None) -> None:
+        # gym.make_vec sets the spec after construction, as gym.make does for one env.
+        check_spec_variant(spec, self.batch.template.variant, "gym.make_vec")
+        self._spec = spec
 
     def __init__(
         self,
@@ -320,6 +358,7 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         reward: str = "foundation",
         illegal_reward: float = -0.01,
         engine: str | None = None,
+        mask_dtype: str = "int8",
         copy: bool = True,
         move_features: bool = False,
         **options: Any,
@@ -330,7 +369,7 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 "use None, 'ansi' or 'rgb_array'"
             )
         self.batch = NativeBatch(
-            num_envs, variant, max_episode_steps, reward, illegal_reward, engine, **options
+            num_envs, variant, max_episode_steps, reward, illegal_reward, engine, mask_dtype, **options
         )
         self.num_envs = self.batch.num_envs
         self.render_mode = render_mode
@@ -472,10 +511,13 @@ class _SB3VecEnvMixin(_VecEnvBase):
         self._none = np.zeros(n_envs, dtype=bool)
 
     def reset(self) -> np.ndarray:
+        # set_options(): a row's {"deck": [...]} deals that pack, as DummyVecEnv passes each env
+        # its options; anything else is refused as PatienceEnv.reset refuses it.
+        decks = {i: deck for i, opts in enumerate(self._options) if (deck := deck_option(opts)) is not None}
         self.batch.seed(self._seeds)
         self._reset_seeds()
         self._reset_options()
-        self.batch.reset_rows(self._all)
+        self.batch.reset_rows(self._all, decks)
         infos = self._infos()
         self.reset_infos = infos
         return self._observations()
@@ -553,7 +595,7 @@ class _SB3VecEnvMixin(_VecEnvBase):
         and row), once per step."""
         b = self.batch
         at: Any = slice(None) if rows is None else rows
-        masks = list(b.mask[at].astype(np.int8))  # rows of one fresh array per step
+        masks = list(b.mask[at].astype(MASK_DTYPES[b.template.mask_dtype]))  # rows of one fresh array
         infos = [
             {"won": won, "foundation_cards": found, "action_mask": mask, "illegal_action": illegal}
             for won, found, mask, illegal in zip(

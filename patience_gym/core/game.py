@@ -108,7 +108,15 @@ def resolve_options(
     unknown = sorted(set(given) - set(declared))
     if unknown:
         allowed = ", ".join(sorted(declared)) or "none"
-        raise TypeError(f"{game} has no option {', '.join(map(repr, unknown))}; its options are: {allowed}")
+        names = ", ".join(map(repr, unknown))
+        # Python's own wording for a keyword a function does not take, which libraries that try an
+        # extra keyword and drop it on this TypeError look for (TorchRL's GymEnv passes frameskip).
+        python = (
+            f"unexpected keyword arguments {names}"
+            if unknown[1:]
+            else f"an unexpected keyword argument {names}"
+        )
+        raise TypeError(f"{game} has no option {names} (got {python}); its options are: {allowed}")
     return {name: opt.validate(game, name, given.get(name, opt.default)) for name, opt in declared.items()}
 
 

@@ -58,7 +58,7 @@ def test_step_takes_every_integer_form_alike(action: object) -> None:
     got = env.step(action)
     want = ref.step(STOCK)
     assert np.array_equal(got[0], want[0]) and got[1:4] == want[1:4]
-    assert got[4]["illegal_action"] is False and env.state_key() == ref.state_key()
+    assert not got[4]["illegal_action"] and env.state_key() == ref.state_key()
 
 
 @pytest.mark.parametrize("action", [-1, 58, 999, np.int64(-58), np.int32(58), np.array(999), 10**12, 2**70])
@@ -95,7 +95,7 @@ def test_an_in_space_illegal_action_keeps_the_penalty(env_name: str) -> None:
     key = env.state_key()
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs2, reward, term, trunc, info2 = env.step(illegal)
-    assert info2["illegal_action"] is True and reward == pytest.approx(-0.01) and not (term or trunc)
+    assert info2["illegal_action"] and reward == pytest.approx(-0.01) and not (term or trunc)
     assert env.state_key() == key and np.array_equal(obs, obs2)
 
 
@@ -256,6 +256,32 @@ def test_a_refused_option_value_says_what_is_wrong_with_it(value: object, kind: 
     # draw=3.0 == 3: a message listing 3 as allowed must say why 3.0 is not
     with pytest.raises(ValueError, match=rf"draw=.*\(a {kind}, not int\) is not allowed; choose one of 1, 3"):
         gym.make("patience_gym/Klondike-v0", draw=value)
+
+
+# ---- info ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_info_holds_numpy_scalars_and_the_mask_in_the_type_asked_for(env_name: str, engine: str) -> None:
+    # Readers that take info[key].dtype (TorchRL's default_info_dict_reader) need NumPy values,
+    # on reset, on a legal step and on an illegal one, and the mask as bool for TorchRL's
+    # MaskedCategorical (mask_dtype="bool") or int8 for Discrete.sample (the default).
+    if engine == "native" and get_variant(env_name).game.name not in native_games():
+        pytest.skip("no native port")
+    for mask_dtype, want in [("int8", np.int8), ("bool", np.bool_)]:
+        env = PatienceEnv(env_name, engine=engine, mask_dtype=mask_dtype)
+        _, info = env.reset(seed=1)
+        legal = int(np.flatnonzero(info["action_mask"])[0])
+        illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+        for step in [None, illegal, legal]:
+            step_info = info if step is None else env.step(step)[4]
+            assert step_info["action_mask"].dtype == want
+            assert np.array_equal(step_info["action_mask"].astype(bool), env.action_masks())
+            for key, value in step_info.items():
+                assert isinstance(value, np.generic | np.ndarray) or type(value) is str, (key, value)
+            assert step_info["won"].dtype == np.bool_ and step_info["foundation_cards"].dtype == np.int64
+    with pytest.raises(ValueError, match="mask_dtype='uint8' is not allowed; choose one of 'int8', 'bool'"):
+        gym.make(f"patience_gym/{env_name}", mask_dtype="uint8")
 
 
 # ---- state_key -----------------------------------------------------------------------------------

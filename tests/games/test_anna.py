@@ -263,7 +263,7 @@ def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
         assert len(found) == 1, (text, legal_moves_text(game))
         _, _, term, trunc, info = env.step(found[0])
         assert not trunc
-    assert term and info["won"] is True and info["foundation_cards"] == 96
+    assert term and info["won"] and info["foundation_cards"] == 96
     assert "re-deal: talon turned over -> pack" in record["moves"], "the recorded win uses a re-deal"
     assert all(len(h) == 1 and NAME[h[0]][0] == "Q" for h in game.helps if h), "queens stay"
 
@@ -273,7 +273,7 @@ def test_a_stuck_game_ends_lost(engine: str) -> None:
     # deal the game sticks with the pack and both re-deals spent.
     game: Anna
     game, info = play_to_the_end("Anna-v0", engine, pick=0)
-    assert info["won"] is False and not info["action_mask"].any()
+    assert not info["won"] and not info["action_mask"].any()
     assert game.pack == [] and game.redeals == 2 and game.talon
     assert game.foundation_for(game.talon[-1]) < 0
     assert all(game.foundation_for(h[-1]) < 0 for h in game.helps if h)

@@ -152,7 +152,7 @@ def test_a_fixed_deal_and_move_list_win_through_a_redeal(engine: str) -> None:
         assert len(a) == 1, (text, legal_moves_text(game))
         _, _, term, trunc, info = env.step(a[0])
         assert not trunc
-    assert term and info["won"] is True and info["foundation_cards"] == 104
+    assert term and info["won"] and info["foundation_cards"] == 104
     assert info["redeals_left"] == 1
 
 
@@ -160,7 +160,7 @@ def test_a_stuck_game_ends_lost_once_pack_and_redeals_are_spent(engine: str) -> 
     # Always take the highest legal id (deal before playing): on this deal the game sticks.
     game: Babette
     game, info = play_to_the_end("Babette-v0", engine, pick=-1)
-    assert info["won"] is False and not info["action_mask"].any()
+    assert not info["won"] and not info["action_mask"].any()
     assert game.pack == [] and game.redeals == 2 and game.garden_cards()
     for _, x in game.available_places():  # no available card fits a foundation
         assert not any(game.fits(f, x) for f in SUIT_PILES[x])

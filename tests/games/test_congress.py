@@ -229,7 +229,7 @@ def test_a_fixed_deck_is_won_through_the_env(engine: str) -> None:
         moves.append(game.describe(a))
         _, reward, term, trunc, info = env.step(a)
         total += reward
-    assert term and not trunc and info["won"] is True and info["foundation_cards"] == 96
+    assert term and not trunc and info["won"] and info["foundation_cards"] == 96
     assert total == pytest.approx(1.0)
     assert moves[:2] == ["2C river 0 -> foundation", "2D river 1 -> foundation"]
     assert moves.count("refill gaps from the pack") == 7 and len(moves) == 103

@@ -373,7 +373,7 @@ def test_options_reach_the_game_through_make(engine: str) -> None:
 
 def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
     info, total = replay_the_recorded_win("klondike_win.json", "Klondike-v0", engine)
-    assert info["won"] is True
+    assert info["won"]
     assert total == pytest.approx(1.0) and info["counter_score"] == 208
     assert not info["action_mask"].any()
 

@@ -214,7 +214,7 @@ def test_no_redeal_by_default_the_game_is_lost_when_stuck(engine: str) -> None:
     for _ in range(88):
         assert np.flatnonzero(info["action_mask"]).tolist() == [turn]
         _, _, term, trunc, info = env.step(turn)
-    assert term and not trunc and info["won"] is False
+    assert term and not trunc and not info["won"]
     assert not info["action_mask"].any() and len(env.unwrapped.game.talon) == 88
 
 
@@ -255,7 +255,7 @@ def test_a_redeal_is_the_only_way_on_when_stuck_and_the_game_ends_after_the_last
     for _ in range(88):
         assert np.flatnonzero(info["action_mask"]).tolist() == [turn]
         _, _, term, trunc, info = env.step(turn)
-    assert term and not trunc and info["won"] is False
+    assert term and not trunc and not info["won"]
 
 
 def test_options_are_validated_and_redeals_is_marked_as_not_the_books_rule() -> None:
@@ -413,7 +413,7 @@ def test_a_fixed_deck_is_won_through_the_env(engine: str) -> None:
         _, reward, term, trunc, info = env.step(a)
         total += float(reward)
         assert term == (k == len(moves) - 1) and not trunc
-    assert info["won"] is True and info["foundation_cards"] == 96
+    assert info["won"] and info["foundation_cards"] == 96
     assert total == pytest.approx(1.0)
     assert len(moves) < game.default_max_steps
 

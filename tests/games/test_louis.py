@@ -387,7 +387,7 @@ def test_louis_fixed_deck_wins_through_the_env(engine: str) -> None:
             assert game.packets[0] == [] and not legal(game, "3C packet e -> packet a")  # stays empty
         _, _, term, trunc, info = step_text(env, text)
         assert term == (k == len(moves) - 1) and not trunc, (k, text)
-    assert info["won"] is True and info["foundation_cards"] == 96 and info["redeals_left"] == 1
+    assert info["won"] and info["foundation_cards"] == 96 and info["redeals_left"] == 1
 
 
 def dick_order() -> list[str]:
@@ -415,7 +415,7 @@ def test_stlouis_fixed_deck_wins_through_the_env(engine: str) -> None:
     env = gym.make("patience_gym/StLouis-v0", engine=engine)
     env.reset(options={"deck": pack_for(dick_order())})
     info = play_through(env, stlouis_moves())
-    assert info["won"] is True and info["foundation_cards"] == 96 and info["redeals_left"] == 2
+    assert info["won"] and info["foundation_cards"] == 96 and info["redeals_left"] == 2
 
 
 def test_endless_marriages_are_cut_by_the_step_limit(engine: str) -> None:

@@ -162,7 +162,7 @@ def test_a_deal_with_no_move_at_all_ends_at_once(engine: str) -> None:
     _, info = env.reset(options={"deck": nestor_deck(ROWS, RESERVE)})
     assert not info["action_mask"].any()
     _, reward, term, trunc, info = env.step(0)
-    assert term and not trunc and reward == 0.0 and info["won"] is False
+    assert term and not trunc and reward == 0.0 and not info["won"]
 
 
 def test_unturned_reserve_never_reaches_the_observation() -> None:
@@ -177,7 +177,7 @@ def test_unturned_reserve_never_reaches_the_observation() -> None:
 
 def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
     info, total = replay_the_recorded_win("nestor_win.json", "Nestor-v0", engine)
-    assert info["won"] is True and total == pytest.approx(1.0)
+    assert info["won"] and total == pytest.approx(1.0)
 
 
 def test_lost_game_terminates_without_a_win(engine: str) -> None:
@@ -186,7 +186,7 @@ def test_lost_game_terminates_without_a_win(engine: str) -> None:
     for _ in range(4):
         assert env.unwrapped.describe_action(int(np.flatnonzero(info["action_mask"])[0])) == "turn up reserve"
         _, _, term, _, info = env.step(action_id(env.unwrapped.game, "turn up reserve"))
-    assert term and info["won"] is False and info["foundation_cards"] == 0
+    assert term and not info["won"] and info["foundation_cards"] == 0
 
 
 def test_the_action_table_pairs_every_two_places_then_turns() -> None:

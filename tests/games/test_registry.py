@@ -95,7 +95,7 @@ def test_illegal_action_is_refused_without_raising(env_name: str) -> None:
     assert illegal.size, "a fresh deal should leave some action illegal"
     key = env.unwrapped.game.state_key()
     obs2, reward, term, trunc, info2 = env.step(int(illegal[0]))
-    assert info2["illegal_action"] is True and reward < 0
+    assert info2["illegal_action"] and reward < 0
     assert not term and not trunc
     assert env.unwrapped.game.state_key() == key and np.array_equal(obs, obs2)
 
@@ -141,8 +141,15 @@ def test_ansi_render_and_describe(env_name: str) -> None:
 
 def test_unknown_option_is_refused_with_the_allowed_ones(env_name: str) -> None:
     variant = get_variant(env_name)
-    with pytest.raises(TypeError, match="has no option 'no_such_option'"):
-        gym.make(f"patience_gym/{env_name}", no_such_option=1)
+    allowed = ", ".join(sorted(variant.game.OPTIONS)) or "none"
+    # Python's own words for an unknown keyword: what TorchRL's GymEnv looks for before it drops
+    # the frameskip it passes (and retries without it)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'frameskip'") as refused:
+        gym.make(f"patience_gym/{env_name}", frameskip=1)
+    said = str(refused.value)
+    assert "has no option 'frameskip'" in said and f"its options are: {allowed}" in said
+    with pytest.raises(TypeError, match="unexpected keyword arguments 'a', 'b'"):
+        gym.make(f"patience_gym/{env_name}", a=1, b=2)
     for name, opt in variant.game.OPTIONS.items():
         with pytest.raises(ValueError, match=name):
             gym.make(f"patience_gym/{env_name}", **{name: "not-a-valid-value"})

@@ -251,7 +251,7 @@ def test_a_fixed_deal_is_won_through_the_env(engine: str) -> None:
         reward, term, trunc, info = step_text(env, text)
         total += reward
         assert term == (i == len(WIN_MOVES) - 1) and not trunc
-    assert info["won"] is True and info["cards_on_foundations"] == 104
+    assert info["won"] and info["cards_on_foundations"] == 104
     assert info["foundation_cards"] == 96
     assert total == pytest.approx(1.0), "rewards share out what the deal left to win"
 
@@ -264,7 +264,7 @@ def test_no_legal_move_left_loses(engine: str) -> None:
     _, info = env.reset(options={"deck": kings_pack(outer)})
     assert not info["action_mask"].any()
     _, _, term, _, info = env.step(0)
-    assert term and info["won"] is False
+    assert term and not info["won"]
 
 
 def test_the_step_limit_stops_endless_back_and_forth(engine: str) -> None:

@@ -206,6 +206,30 @@ def test_bad_input_is_refused() -> None:
     assert not vec.step([15, 15, 15])[4]["illegal_action"].any()
 
 
+def test_make_vec_refuses_a_variant_naming_another_game_as_make_does() -> None:
+    for maker in (gym.make, make_vec):
+        with pytest.raises(ValueError, match=r"cannot take variant='Nestor-v0'.*patience_gym/Nestor-v0"):
+            maker(KLONDIKE, variant="Nestor-v0")
+    with pytest.raises(ValueError, match=r"use gym.make_vec\('patience_gym/StLouis-v0'\)"):
+        make_vec("patience_gym/Louis-v0", variant="StLouis-v0")
+    vec = make_vec(KLONDIKE, variant="Klondike-v0")  # its own name is fine
+    assert (
+        vec.spec is not None
+        and vec.spec.id == KLONDIKE
+        and vec.unwrapped.batch.template.game.name == "Klondike"
+    )
+
+
+def test_the_batch_gives_the_mask_in_the_type_asked_for() -> None:
+    for mask_dtype, want in [("int8", np.int8), ("bool", np.bool_)]:
+        vec = make_vec(n=3, mask_dtype=mask_dtype)
+        _, info = vec.reset(seed=0)
+        info = vec.step(np.full(3, 15))[4]
+        assert info["action_mask"].dtype == want and np.array_equal(info["action_mask"], vec.action_masks())
+    with pytest.raises(ValueError, match="mask_dtype='float32' is not allowed"):
+        make_vec(mask_dtype="float32")
+
+
 def test_the_native_batch_refuses_output_arrays_of_the_wrong_kind() -> None:
     from patience_gym import _native  # type: ignore[attr-defined]
 
@@ -272,6 +296,40 @@ def test_the_sb3_vec_env_resets_at_once_and_keeps_the_terminal_observation() -> 
                 assert a["TimeLimit.truncated"] == b["TimeLimit.truncated"]
             assert a["foundation_cards"] == b["foundation_cards"] and a["won"] == b["won"]
     assert dones_seen >= n
+
+
+def test_the_sb3_vec_env_honours_set_options_as_dummy_vec_env_does() -> None:
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from patience_gym.vector import PatienceSB3VecEnv
+
+    single = gym.make(KLONDIKE)
+    single.reset(seed=11)
+    deck = single.unwrapped.game.deck()
+    venv = PatienceSB3VecEnv("Klondike-v0", n_envs=3)
+    ref = DummyVecEnv([lambda: gym.make(KLONDIKE) for _ in range(3)])
+    for options in ({"deck": deck}, [{}, {"deck": deck}, {}]):
+        for env in (venv, ref):
+            env.seed(4)
+            env.set_options(options)
+        got, want = venv.reset(), ref.reset()
+        assert np.array_equal(got, want), options  # the other rows drew their seeds' deals as before
+        assert np.array_equal(got[1], single.reset(options={"deck": deck})[0])
+        # options hold for one reset, as sb3 has them: the next deals from the seeds again
+        venv.seed(4)
+        ref.seed(4)
+        assert np.array_equal(venv.reset(), ref.reset()) and not np.array_equal(venv.reset()[1], got[1])
+    for bad, error, words in [
+        ({"dek": deck}, ValueError, "unknown reset option.*'dek'.*only one is 'deck'"),
+        ({"deck": deck[:-1]}, ValueError, "must hold 52 cards, got 51"),
+        ({"deck": ["XX", *deck[1:]]}, ValueError, "not a card"),
+        (["deck"], TypeError, "takes a mapping"),
+    ]:
+        for env in (venv, ref):
+            env.set_options(bad)
+            with pytest.raises(error, match=words):
+                env.reset()
 
 
 def test_maskable_ppo_trains_from_the_native_vec_env() -> None:
