@@ -17,7 +17,7 @@ fi
 PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-if [[ "$extras" == *train* ]]; then
+if [[ "$extras" == *train* || "$extras" == *recipes* ]]; then  # both need torch
   .venv/bin/python -m pip install -q "torch==2.13.0"
 fi
 if [ -n "$extras" ]; then
