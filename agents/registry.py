@@ -108,7 +108,8 @@ SPECS: tuple[PolicySpec, ...] = (
         "PPOPolicy",
         "required",
         "ppo:<model path>",
-        "a saved MaskablePPO model or its run folder (the train extra)",
+        "a saved MaskablePPO model or its run folder (the train extra), played as its card says: a shipped "
+        "model as its results row, any other by its most likely moves",
     ),
     PolicySpec(
         "ppo-sample",
@@ -117,6 +118,14 @@ SPECS: tuple[PolicySpec, ...] = (
         "required",
         "ppo-sample:<model path>",
         "the same model drawing each move from its masked distribution, seeded by the deal",
+    ),
+    PolicySpec(
+        "ppo-argmax",
+        "agents.policies.ppo",
+        "argmax_ppo",
+        "required",
+        "ppo-argmax:<model path>",
+        "the same model playing its most likely move, whatever its card says",
     ),
     PolicySpec(
         "rllib",
@@ -141,7 +150,8 @@ def make_policy(spec: str) -> Policy:
     ``uct[:iterations=1000,samples=32,...]`` (tree search over what the player has seen:
     :mod:`agents.policies.uct`), ``rollout[:N]`` (the best move by N rollouts of a native base
     policy on sampled deals: :class:`agents.policies.rollout.RolloutPolicy`), ``ppo:<path to a
-    saved MaskablePPO model>``, ``ppo-sample:<path>`` (the same model drawing its moves) or
+    saved MaskablePPO model>`` (played as its card says), ``ppo-sample:<path>`` and
+    ``ppo-argmax:<path>`` (the same model drawing its moves, or playing its most likely ones) or
     ``rllib:<RLlib run folder or checkpoint>``."""
     name, colon, settings = spec.partition(":")
     row = BY_NAME.get(name)
@@ -152,7 +162,8 @@ def make_policy(spec: str) -> Policy:
 
 def spec_help(*, detailed: bool = True) -> str:
     """Every spec as error messages show it: ``random, greedy, planner[...], uct[...], rollout[:N],
-    ppo:<model path>, ppo-sample:<model path> or rllib:<checkpoint>``. With ``detailed=False``
+    ppo:<model path>, ppo-sample:<model path>, ppo-argmax:<model path> or rllib:<checkpoint>``.
+    With ``detailed=False``
     (help lines) a spec whose usage comes from its module is shown as ``name[:settings]``, and no
     module is imported."""
     shown = [s.shown() if detailed or isinstance(s.usage, str) else f"{s.name}[:settings]" for s in SPECS]

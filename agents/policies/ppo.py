@@ -24,11 +24,15 @@
         done = terminated or truncated
     print("won" if info["won"] else f"{info['foundation_cards']} cards on the foundations")
 
-``make_policy("ppo:Anna-v0")`` (:class:`PPOPolicy`) does the same, for either kind of model.
+``make_policy("ppo:Anna-v0")`` (:class:`PPOPolicy`) does the same, for either kind of model, and
+plays a shipped model as its results row does: as its card's ``play`` says, its most likely moves
+(``argmax``, as above) or moves drawn from its distribution (``sample``), whichever won more of the
+validation deals. ``ppo-argmax:<model>`` and ``ppo-sample:<model>`` play one way whatever the card.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,6 +46,8 @@ from patience_gym.env import PatienceEnv
 
 #: The learner behind every ``ppo`` model here (the results table names it in each row).
 LEARNER = "sb3-contrib MaskablePPO"
+#: The ways of playing a model: its most likely legal move, or one drawn from its distribution.
+PLAYS = ("argmax", "sample")
 
 
 def shipped_models() -> Path:
@@ -65,6 +71,27 @@ def shipped_model(name: str) -> Path | None:
             path = shipped_models() / f"{variant.env_name}.zip"
             return path if path.is_file() else None
     return None
+
+
+def model_card(path: Path) -> dict[str, Any] | None:
+    """The card beside a model file (``Nestor-v0.json`` beside ``Nestor-v0.zip``, as
+    scripts/ship_model.py writes it for a shipped model), or None where there is none."""
+    card_path = path.with_suffix(".json")
+    if not card_path.is_file():
+        return None
+    card: dict[str, Any] = json.loads(card_path.read_text())
+    return card
+
+
+def card_play(path: Path) -> str:
+    """How ``ppo:<model>`` plays the model at ``path``: its card's ``play`` (``"argmax"`` or
+    ``"sample"``: how its results row plays it), or ``"argmax"`` for a model without a card (a
+    training run's)."""
+    card = model_card(path)
+    play = (card or {}).get("play", "argmax")
+    if play not in PLAYS:
+        raise ValueError(f"{path.with_suffix('.json')}: play={play!r} is not one of {', '.join(PLAYS)}")
+    return str(play)
 
 
 def resolve_model_path(path: str | Path) -> Path:
@@ -133,10 +160,12 @@ def sampled_action(
 
 
 class PPOPolicy:
-    """Plays the model's most likely legal action (masked, deterministic), or with ``sample=True``
-    (the spec ``ppo-sample:<path>``) a legal action drawn from the model's masked distribution,
-    the policy PPO trains, with a generator seeded by the deal's seed (the same deal is played
-    the same way every time). A deterministic policy that meets a position again moves the same
+    """Plays the model's most likely legal action (masked, deterministic; ``sample=False``, the spec
+    ``ppo-argmax:<path>``), or a legal action drawn from the model's masked distribution, the policy
+    PPO trains, with a generator seeded by the deal's seed (the same deal is played the same way
+    every time; ``sample=True``, ``ppo-sample:<path>``). ``sample=None`` (``ppo:<path>``) plays as
+    the model's card says (:func:`card_play`): a shipped model as its results row, any other model
+    by its most likely moves. A deterministic policy that meets a position again moves the same
     way again, so where moves can undo each other it can go to and fro until the step limit;
     sampling leaves such a loop (docs/training.md measures both ways of playing per variant).
 
@@ -147,14 +176,14 @@ class PPOPolicy:
     every move of the episode.
     """
 
-    def __init__(self, path: str | Path, *, sample: bool = False) -> None:
+    def __init__(self, path: str | Path, *, sample: bool | None = None) -> None:
         from agents.common.extras import require
 
-        spec = "ppo-sample" if sample else "ppo"
+        spec = {None: "ppo", False: "ppo-argmax", True: "ppo-sample"}[sample]
         require("train", f"policy '{spec}:{path}'")  # one line naming the extra, not an ImportError
         self.path = resolve_model_path(path)
         self.name = f"{spec}:{path}"
-        self.sample = sample
+        self.sample = card_play(self.path) == "sample" if sample is None else sample
         self.model = _load(str(self.path.resolve()), self.path.stat().st_mtime)
         self.featurizer: MoveFeaturizer | None = None
         self.rng = np.random.default_rng(0)
@@ -201,6 +230,11 @@ class PPOPolicy:
 def sampled_ppo(path: str) -> PPOPolicy:
     """The spec ``ppo-sample:<path>``: :class:`PPOPolicy` drawing its moves."""
     return PPOPolicy(path, sample=True)
+
+
+def argmax_ppo(path: str) -> PPOPolicy:
+    """The spec ``ppo-argmax:<path>``: :class:`PPOPolicy` playing its most likely moves."""
+    return PPOPolicy(path, sample=False)
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,26 @@
 """The reward-only PPO models the package ships (agents/data/models/, scripts/ship_model.py): each
-names what made it and how the table plays it (``ppo:<variant>`` or ``ppo-sample:<variant>``), and
-wins on deals it never saw (seeds 300,000 up: neither the table's 0-999, nor the validation's
-500,000 up, nor training's 1,000,000 up) within noise of its row in results/results.json."""
+names what made it and how the table plays it (its card's ``play``, which ``ppo:<variant>``
+follows; ``ppo-argmax:`` and ``ppo-sample:`` force one way), and wins on deals it never saw (seeds
+300,000 up: neither the table's 0-999, nor the validation's 500,000 up, nor training's 1,000,000 up)
+within noise of its row in results/results.json."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from agents.evaluation.evaluate import wilson
-from agents.policies.ppo import resolve_model_path, shipped_model, shipped_models
+from agents.policies.ppo import card_play, model_card, resolve_model_path, shipped_model, shipped_models
 from patience_gym.games import VARIANTS
 from tests.helpers import PORTED, ROOT
 
 MODELS = sorted(shipped_models().glob("*.zip"))
 RESULTS = json.loads((ROOT / "results" / "results.json").read_text())
+#: The three ways to name a model: as its card says, its most likely moves, drawn moves.
+PPO_SPECS = ("ppo", "ppo-argmax", "ppo-sample")
 #: Deals no model met: below the validation's 500,000 and outside the table's 0-999.
 UNSEEN = range(300_000, 301_000)
 
@@ -38,6 +42,35 @@ def test_a_model_card_says_what_made_it_and_the_table_row_is_that_model(model: P
     assert figures["deals"] == card["validation"]["deals"]
     assert card["play"] == ("sample" if figures["sample"]["wins"] > figures["argmax"]["wins"] else "argmax")
     assert row["spec"] == f"{'ppo-sample' if card['play'] == 'sample' else 'ppo'}:{model.stem}"
+
+
+@pytest.mark.parametrize("model", MODELS, ids=[m.stem for m in MODELS])
+def test_ppo_variant_plays_a_shipped_model_as_its_row_does(model: Path) -> None:
+    # one obvious way to the headline figure: ppo:<variant> plays as the card (and the row) says
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert card_play(model) == card["play"] and model_card(model) == card
+    table = (ROOT / "results" / "results.md").read_text().splitlines()
+    row = next(line for line in table if line.startswith(f"| {model.stem} | ppo (reward only"))
+    assert ("sampled moves" in row) == (card["play"] == "sample"), row
+
+
+def test_ppo_plays_the_card_way_and_the_other_way_only_when_asked(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.evaluation.evaluate import evaluate
+    from agents.registry import make_policy
+
+    assert card_play(shipped_models() / "Nestor-v0.zip") == "sample"  # the row's 13.3%: drawn moves
+    runs = {spec: evaluate("Nestor-v0", f"{spec}:nestor", episodes=30, seed=0) for spec in PPO_SPECS}
+    games = {spec: [(e.won, e.foundation_cards, e.length) for e in r.episodes] for spec, r in runs.items()}
+    assert games["ppo"] == games["ppo-sample"] and games["ppo"] != games["ppo-argmax"]
+    # a model without a card (a training run's) plays its most likely moves, as before
+    bare = tmp_path / "model.zip"
+    shutil.copy(shipped_models() / "Nestor-v0.zip", bare)
+    assert model_card(bare) is None and card_play(bare) == "argmax"
+    assert not make_policy(f"ppo:{bare}").sample and make_policy(f"ppo-sample:{bare}").sample  # type: ignore[attr-defined]
+    (tmp_path / "model.json").write_text(json.dumps({"play": "both"}))
+    with pytest.raises(ValueError, match=r"model.json: play='both' is not one of argmax, sample"):
+        make_policy(f"ppo:{bare}")
 
 
 @pytest.mark.parametrize("name", ["nestor", "Nestor", "Nestor-v0", "patience_gym/Nestor-v0"])
