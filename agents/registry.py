@@ -60,6 +60,12 @@ def _planner_usage() -> str:
     return spec_help()
 
 
+def _macro_usage() -> str:
+    from agents.policies.macro import spec_help
+
+    return spec_help()
+
+
 def _uct_usage() -> str:
     from agents.policies.uct import spec_help
 
@@ -85,6 +91,14 @@ SPECS: tuple[PolicySpec, ...] = (
         "optional",
         _planner_usage,
         "the determinized solver planner (agents.policies.planner); any subset of its settings",
+    ),
+    PolicySpec(
+        "macro",
+        "agents.policies.macro",
+        "make_macro",
+        "optional",
+        _macro_usage,
+        "a bandit over macro moves, decided where a card is shown or won (agents.policies.macro)",
     ),
     PolicySpec(
         "uct",
@@ -147,6 +161,7 @@ def make_policy(spec: str) -> Policy:
     """The policy of ``spec``: ``random``, ``greedy``,
     ``planner[:samples=8,budget=20000,retry=8,probe=0,progress=0,known=0,rollouts=0,order=0]`` (the
     determinized solver planner of :mod:`agents.policies.planner`; any subset of its settings),
+    ``macro[:samples=100,...]`` (a bandit over macro moves: :mod:`agents.policies.macro`),
     ``uct[:iterations=1000,samples=32,...]`` (tree search over what the player has seen:
     :mod:`agents.policies.uct`), ``rollout[:N]`` (the best move by N rollouts of a native base
     policy on sampled deals: :class:`agents.policies.rollout.RolloutPolicy`), ``ppo:<path to a

@@ -34,7 +34,7 @@ import numpy as np
 from patience_gym.core.cards import card_name, parse_pack
 from patience_gym.core.game import Game
 
-__all__ = ["agrees", "consistent_deck", "repaired_deck", "unseen_positions"]
+__all__ = ["agrees", "consistent_deck", "hidden_frame", "repaired_deck", "unseen_positions"]
 
 
 def _game(env_or_game: Any) -> Game[Any]:
@@ -61,6 +61,21 @@ def _frame(game: Game[Any]) -> tuple[list[int], list[int]]:
         where = {c: i for i, c in enumerate(laid)}  # one pack: each card once
         return laid, sorted(where[pack[p]] for p in unseen)
     return pack, unseen
+
+
+def hidden_frame(env_or_game: Any) -> tuple[list[int], list[int]]:
+    """What a search may know of the deal: a deck of card ids that deals the current game with the
+    hidden cards *sorted* into the positions the player has not seen, and those positions.
+
+    Any permutation of the hidden cards among those positions is a consistent deal
+    (:func:`consistent_deck` draws one). The frame depends on which cards are hidden, never on
+    where they lie, so code that reads only the frame (the macro planner's native search) is
+    blind to the hidden cards by construction."""
+    deck, unseen = _frame(_game(env_or_game))
+    hidden = sorted(deck[p] for p in unseen)
+    for p, card in zip(unseen, hidden, strict=True):
+        deck[p] = card
+    return deck, unseen
 
 
 def consistent_deck(env_or_game: Any, rng: np.random.Generator) -> list[str]:

@@ -29,6 +29,7 @@ __all__ = [
     "beam",
     "dive",
     "has_beam_layers",
+    "macro_decide",
     "ordering_pick",
     "rollout_values",
     "seen_hash",
@@ -204,6 +205,79 @@ def uct_search(
     )
     acts, visits, values, nodes, work = found
     return UctResult(_ints(acts), _ints(visits), tuple(float(v) for v in values), int(nodes), int(work))
+
+
+@dataclass(frozen=True)
+class MacroDecision:
+    """What :func:`macro_decide` found: each candidate (a line of quiet actions, then the one that
+    shows a card or wins one), the sampled deals it was judged on, how many it won and its summed
+    value; the index of the chosen one (-1: none); when nothing is hidden and the real deal was
+    won, its whole winning line (``plan``); the solver's nodes, the quiet region's positions and
+    the deals dealt."""
+
+    lines: tuple[tuple[int, ...], ...]
+    plays: tuple[int, ...]
+    wins: tuple[int, ...]
+    values: tuple[float, ...]
+    chosen: int
+    plan: tuple[int, ...]
+    nodes: int
+    region: int
+    deals: int
+
+
+def macro_decide(
+    variant: Variant,
+    options: Mapping[str, Any] | None,
+    frame: Sequence[int],
+    unseen: Sequence[int],
+    actions: Sequence[int],
+    *,
+    samples: int,
+    batch: int,
+    solve_nodes: int,
+    exploration: float,
+    cards: float,
+    region: int,
+    known_nodes: int,
+    max_nodes: int = 0,
+    max_seconds: float = 0.0,
+    seed: int = 0,
+) -> MacroDecision:
+    """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
+    ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
+    (:func:`patience_gym.determinize.hidden_frame` gives both). The ``macro`` policy's search
+    (agents/policies/macro.py)."""
+    proto = make_game(variant, "native", **dict(options or {}))
+    assert isinstance(proto, NativeGame)
+    found = _module().macro_decide(
+        proto._c,
+        [int(c) for c in frame],
+        [int(p) for p in unseen],
+        [int(a) for a in actions],
+        samples,
+        batch,
+        solve_nodes,
+        exploration,
+        cards,
+        region,
+        known_nodes,
+        max_nodes,
+        max_seconds,
+        seed,
+    )
+    lines, plays, wins, values, chosen, plan, nodes, region_n, deals = found
+    return MacroDecision(
+        tuple(_ints(line) for line in lines),
+        _ints(plays),
+        _ints(wins),
+        tuple(float(v) for v in values),
+        int(chosen),
+        _ints(plan),
+        int(nodes),
+        int(region_n),
+        int(deals),
+    )
 
 
 def seen_hash(observation: np.ndarray) -> int:

@@ -186,6 +186,10 @@ public:
     // A position from which no line of play can win, provably (the proof written where it is
     // overridden): the solver searches nothing behind it. Default: none.
     virtual bool dead() const { return false; }
+    // A position from which every line of sensible play wins, provably (the proof written where
+    // it is overridden): a search may count it won without playing it out. Default: none. Only
+    // the macro planner's capped solves ask it (macro.hpp); the solver plays every win out.
+    virtual bool sure_win() const { return false; }
     // Move ordering only (never pruning): a larger value is tried first. Default: the solver's
     // own order (moves that win cards first, then the table's order).
     virtual int move_priority(int /*action*/) const { return 0; }
@@ -205,6 +209,11 @@ public:
         for (int a = 0; a < n_actions(); ++a)
             if (mask[static_cast<std::size_t>(a)]) out.push_back({{a}, move_priority(a)});
     }
+    // The macro planner's moves (macro.hpp): the solver's moves less those a player would seldom
+    // need, for its many small capped searches. NOT safe: a variant may drop moves that some
+    // winning line needs, so only a search whose answer is an estimate may use them (the solver
+    // never does). Default: solver_moves().
+    virtual void planner_moves(std::vector<SolverMove>& out) const { solver_moves(out); }
 
     // The layered beam search's hooks (beam.hpp). beam_layer(): a number that no move ever
     // decreases (the cards taken from the pack so far, say); -1, the default, when the variant

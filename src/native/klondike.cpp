@@ -401,6 +401,20 @@ public:
         return any;
     }
 
+    // A SURE WIN: no face-down card in the tableau, and at most one card in the stock and talon
+    // together. Each pile is then a face-up run of alternating colours, each card one rank below
+    // the card under it. Take the lowest rank r among the cards not on a foundation, and a card c
+    // of that rank: every card of c's suit below r is on its foundation (a lower one elsewhere
+    // would have a lower rank), so c fits its foundation; the cards above c in its pile are of
+    // lower rank, so there are none, and c is a pile's last card, or the one card of the stock and
+    // talon (on the talon, or shown by one turn). So c goes up, and by induction every card does.
+    bool sure_win() const override {
+        if (waste_size() > 1) return false;
+        for (int i = 0; i < N_PILES; ++i)
+            if (down_[i]) return false;
+        return true;
+    }
+
     // Ordering only: first moves that turn up a face-down card (the deeper the pile, the
     // sooner), then those that empty a pile or bring a talon card into play, then the rest,
     // turning the stock, then moving a run that turns nothing up (shuffling the tableau).
@@ -440,13 +454,28 @@ public:
     //   passes it changes nothing). So k stops at the first repeated talon size: k <= 24 + 2.
     // Limited passes are handled by the same walk: a new pass is offered only while passes are
     // left (can_pass()), exactly as apply() would allow it.
-    void solver_moves(std::vector<SolverMove>& out) const override {
+    void solver_moves(std::vector<SolverMove>& out) const override { moves(out, false); }
+
+    // The planner's moves (core.hpp, not safe): the solver's, less the pile -> pile moves that
+    // neither turn up a card, nor empty a pile, nor uncover a card that goes straight to its
+    // foundation (the dominance Solvitaire and lonelybot prune by: shuffling runs between piles
+    // is seldom what wins).
+    void planner_moves(std::vector<SolverMove>& out) const override { moves(out, true); }
+
+    bool useful_pile_move(int a) const {
+        const Move m = move_of(a);
+        const int k = run_start(m.src, m.dst);
+        if (k == 0 || k == down_[m.src]) return true;  // empties the pile, or turns a card up
+        return to_foundation(piles_[m.src][k - 1]);
+    }
+
+    void moves(std::vector<SolverMove>& out, bool pruned) const {
         std::array<std::uint8_t, N_ACTIONS> mask;
         legal_mask(mask.data());
         for (int a = PILE_F0; a < TALON_P0; ++a)
             if (mask[a]) out.push_back({{a}, move_priority(a)});
         for (int a = PILE_P0; a < N_ACTIONS; ++a)
-            if (mask[a]) out.push_back({{a}, move_priority(a)});
+            if (mask[a] && (!pruned || useful_pile_move(a))) out.push_back({{a}, move_priority(a)});
         const int n = waste_size();
         int nt = talon_.size(), used = passes_used_;
         std::array<bool, 25> met{};

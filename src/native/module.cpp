@@ -16,6 +16,7 @@
 #include "batched.hpp"
 #include "beam.hpp"
 #include "core.hpp"
+#include "macro.hpp"
 #include "move_features.hpp"
 #include "rollout.hpp"
 #include "solver.hpp"
@@ -455,6 +456,41 @@ NB_MODULE(_native, m) {
         "with what the player has seen), never moving back to a position in ``visited`` (observation_hash values): "
         "leaf_nodes > 0: new nodes valued by the solver with that many nodes instead of a rollout. "
         "(actions, visits, mean values, tree nodes, rollout moves or solver nodes).");
+
+    m.def(
+        "macro_decide",
+        [](const pg::Game& proto, const std::vector<int>& frame, const std::vector<int>& unseen,
+           const std::vector<int>& history, int samples, int batch, std::int64_t solve_nodes, double exploration,
+           double cards, int region, std::int64_t known_nodes, std::int64_t max_nodes, double max_seconds,
+           std::uint64_t seed) {
+            if (frame.size() != static_cast<std::size_t>(52 * proto.n_packs()))
+                throw std::invalid_argument("the frame must hold " + std::to_string(52 * proto.n_packs()) + " cards");
+            if (solve_nodes < 1 || known_nodes < 1 || max_nodes < 0)
+                throw std::invalid_argument("solve_nodes and known_nodes must be >= 1, max_nodes >= 0");
+            pg::MacroSettings s{samples, batch, static_cast<std::uint64_t>(solve_nodes), exploration, cards, region,
+                                static_cast<std::uint64_t>(known_nodes), static_cast<std::uint64_t>(max_nodes),
+                                max_seconds, seed};
+            pg::MacroResult r;
+            {
+                nb::gil_scoped_release release;
+                r = pg::macro_decide(proto, frame, unseen, history, s);
+            }
+            std::vector<std::vector<int>> lines;
+            std::vector<int> plays, wins;
+            std::vector<double> values;
+            for (const auto& c : r.candidates) {
+                lines.push_back(c.line);
+                plays.push_back(c.plays);
+                wins.push_back(c.wins);
+                values.push_back(c.value);
+            }
+            return nb::make_tuple(lines, plays, wins, values, r.chosen, r.plan, r.nodes, r.region_positions, r.deals);
+        },
+        "proto"_a, "frame"_a, "unseen"_a, "history"_a, "samples"_a, "batch"_a, "solve_nodes"_a, "exploration"_a,
+        "cards"_a, "region"_a, "known_nodes"_a, "max_nodes"_a, "max_seconds"_a, "seed"_a,
+        "The macro planner's decision (macro.hpp) from the position reached by dealing ``frame`` and playing "
+        "``history`` (positions ``unseen`` hidden): (candidate lines, samples, wins, summed values, chosen index "
+        "or -1, plan, nodes, region positions, deals).");
 
     m.def(
         "observation_hash",

@@ -1,0 +1,169 @@
+"""``macro``: a planner that decides only where information arrives.
+
+At each decision the native search (``src/native/macro.hpp``, which documents it in full) lists
+the *candidates*: every line of the solver's moves that shows the player nothing new and wins no
+card (the quiet region), each followed by one move that turns up a card not seen before or puts a
+card on a foundation. A bandit (UCB1) then spends sampled deals on the candidates, the hidden
+cards dealt again at random among their places, the same deals for every candidate: on each the
+candidate's line is played and the solver searches on with a small node cap (a capped search
+counts as not won). The first candidate to be judged on ``samples`` deals is played, its whole
+line (its moves before the last show nothing, so there is nothing to decide between them), and
+the next decision votes afresh: no sampled deal's line is ever followed. This is the method of
+lonelybot (github.com/vuonghy2442/lonelybot), written anew for every variant.
+
+When nothing is hidden any more, the real deal is solved once with ``known`` nodes and a win's
+line is followed to the end (it cannot fail: there is nothing to guess); where that solve runs out
+of budget, each candidate gets one capped search and the best is played. Where the quiet region
+holds no candidate (no card can be won or shown), the greedy baseline's move is played.
+
+What it reads: the legal moves, the actions it took since ``reset``, and the frame of
+:func:`patience_gym.determinize.hidden_frame`: the deck with the hidden cards sorted into their
+places, which depends on which cards are hidden, never on where they lie. Its choices therefore
+never depend on a hidden card (tests/agents/policies/test_macro.py). Its randomness is seeded with
+the episode's seed and the decision's number.
+
+Spec: ``macro`` or ``macro:samples=100,batch=10,nodes=2000,c=1,cards=0,region=2000,known=200000,
+seconds=0`` (any subset).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from agents.policies.base import GreedyPolicy
+from patience_gym.determinize import hidden_frame
+from patience_gym.env import PatienceEnv
+from patience_gym.solver import macro_decide
+
+__all__ = ["SETTINGS", "MacroPolicy", "make_macro", "spec_help"]
+
+#: Each setting: its default and what it is.
+SETTINGS: dict[str, tuple[float, str]] = {
+    "samples": (100, "sampled deals a candidate is judged on before it is played"),
+    "batch": (10, "sampled deals the bandit gives a candidate at a time"),
+    "nodes": (2000, "solver nodes of each sampled deal's capped search"),
+    "c": (1.0, "UCB1's exploration constant, on values from 0 to 1"),
+    "cards": (0.0, "weight of the foundation share reached by a capped search that did not win"),
+    "region": (2000, "positions of the quiet region explored at most"),
+    "known": (200_000, "solver nodes of the one solve of the real deal once nothing is hidden"),
+    "seconds": (0.0, "seconds a decision may take at most (0: no limit; then the most sampled)"),
+}
+_FLOATS = ("c", "cards", "seconds")
+
+
+class MacroPolicy:
+    """The macro planner (see the module docstring)."""
+
+    def __init__(
+        self,
+        samples: int = 100,
+        batch: int = 10,
+        nodes: int = 2000,
+        c: float = 1.0,
+        cards: float = 0.0,
+        region: int = 2000,
+        known: int = 200_000,
+        seconds: float = 0.0,
+    ) -> None:
+        for key, value in (
+            ("samples", samples),
+            ("batch", batch),
+            ("nodes", nodes),
+            ("region", region),
+            ("known", known),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"macro: {key} must be a whole number >= 1, got {value!r}")
+        for key, number in (("c", c), ("cards", cards), ("seconds", seconds)):
+            if isinstance(number, bool) or not isinstance(number, int | float) or not number >= 0:
+                raise ValueError(f"macro: {key} must be a number >= 0, got {number!r}")
+        if cards > 1:
+            raise ValueError(f"macro: cards must be at most 1 (a win scores 1), got {cards!r}")
+        self.samples, self.batch, self.nodes, self.region, self.known = samples, batch, nodes, region, known
+        self.c, self.cards, self.seconds = float(c), float(cards), float(seconds)
+        values = (samples, batch, nodes, c, cards, region, known, seconds)
+        self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in zip(SETTINGS, values, strict=True)) + ")"
+        self.greedy = GreedyPolicy()
+        self.reset(0)
+
+    def reset(self, seed: int) -> None:
+        self.seed = int(seed)
+        self.greedy.reset(seed)
+        self.actions: list[int] = []  # taken since the deal
+        self.pending: list[int] = []  # the rest of the chosen line (quiet moves, then its event)
+        self.plan: list[int] = []  # nothing hidden: the real deal's winning line
+        self.decisions = 0
+        self.stats = Counter[str]()  # decisions by how they were made
+        self.spent = 0  # solver nodes spent this episode
+
+    def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        mask = env.action_masks()
+        action, how = self._choose(env, mask)
+        self.stats[how] += 1
+        if how != "greedy":
+            self.greedy.follow(env, action)
+        self.actions.append(action)
+        return action
+
+    def _choose(self, env: PatienceEnv, mask: np.ndarray) -> tuple[int, str]:
+        for line, how in ((self.plan, "plan"), (self.pending, "line")):
+            if line and mask[line[0]]:
+                return line.pop(0), how
+            line.clear()
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0]), "forced"
+        frame, unseen = hidden_frame(env)
+        self.decisions += 1
+        found = macro_decide(
+            env.variant,
+            env.game.options,
+            frame,
+            unseen,
+            self.actions,
+            samples=self.samples,
+            batch=self.batch,
+            solve_nodes=self.nodes,
+            exploration=self.c,
+            cards=self.cards,
+            region=self.region,
+            known_nodes=self.known,
+            max_seconds=self.seconds,
+            seed=(self.seed * 1_000_003 + self.decisions) & (2**63 - 1),
+        )
+        self.spent += found.nodes
+        if found.plan:
+            self.plan = list(found.plan[1:])
+            return found.plan[0], "solved"
+        if found.chosen < 0:
+            return self.greedy(env, np.empty(0)), "greedy"
+        line = list(found.lines[found.chosen])
+        self.pending = line[1:]
+        return line[0], "bandit" if len(found.lines) > 1 else "only"
+
+
+def make_macro(settings: str | None = None) -> MacroPolicy:
+    """The policy of a spec's settings (``""`` or ``None`` for the defaults); an unknown name or a
+    value out of range raises ``ValueError`` saying what is allowed."""
+    kwargs: dict[str, Any] = {}
+    allowed = ", ".join(f"{k} (default {d:g}: {doc})" for k, (d, doc) in SETTINGS.items())
+    for part in filter(None, (p.strip() for p in (settings or "").split(","))):
+        key, eq, value = (s.strip() for s in part.partition("="))
+        if not eq or key not in SETTINGS:
+            raise ValueError(f"macro setting {part!r} not understood; use name=value with: {allowed}")
+        if key in kwargs:
+            raise ValueError(f"macro setting {key} is given twice")
+        try:
+            kwargs[key] = float(value) if key in _FLOATS else int(value.replace("_", ""))
+        except ValueError:
+            kind = "a number" if key in _FLOATS else "a whole number"
+            raise ValueError(f"macro setting {key}={value!r} must be {kind}") from None
+    return MacroPolicy(**kwargs)
+
+
+def spec_help() -> str:
+    """The spec with every setting at its default, as error messages show it."""
+    return "macro[:" + ",".join(f"{k}={d:g}" for k, (d, _) in SETTINGS.items()) + "]"

@@ -1,0 +1,406 @@
+// The macro planner of macro.hpp.
+#include "macro.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "solver.hpp"
+
+namespace pg {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A set of 64-bit position hashes for many small searches: cleared in O(1) by a generation stamp.
+class StampSet {
+public:
+    explicit StampSet(std::uint64_t capacity) {
+        std::size_t n = 1024;
+        while (n < 2 * capacity + 16) n *= 2;
+        keys_.assign(n, 0);
+        stamps_.assign(n, 0);
+    }
+    void clear() {
+        if (++gen_ == 0) {
+            std::fill(stamps_.begin(), stamps_.end(), 0);
+            gen_ = 1;
+        }
+        size_ = 0;
+    }
+    // Insert h; false when it was there already (or the set is full: then treated as seen, which
+    // only prunes, never claims a win).
+    bool insert(std::uint64_t h) {
+        if (2 * (size_ + 1) > keys_.size()) return false;
+        const std::size_t mask = keys_.size() - 1;
+        for (std::size_t i = static_cast<std::size_t>(h * 0x9E3779B97F4A7C15ULL) & mask;; i = (i + 1) & mask) {
+            if (stamps_[i] != gen_) {
+                stamps_[i] = gen_;
+                keys_[i] = h;
+                ++size_;
+                return true;
+            }
+            if (keys_[i] == h) return false;
+        }
+    }
+
+private:
+    std::vector<std::uint64_t> keys_;
+    std::vector<std::uint32_t> stamps_;
+    std::uint32_t gen_ = 1;
+    std::size_t size_ = 0;
+};
+
+struct Child {
+    int gain;
+    int priority;
+    std::unique_ptr<Game> game;
+};
+
+// A capped depth-first search of one sampled deal (every card known), as the solver's
+// (solver.hpp: the variant's safe move alone, else its planner moves, the transposition table,
+// more foundation cards first, then the variant's priority), stopped after `cap` nodes. Dead
+// positions (Game::dead) are not cut: at these budgets the test cost more than the nodes it saved
+// (Klondike draw 3: about a quarter of the time, measured with perf). A sure win (Game::sure_win) counts as won. Returns 1 for a win, else the share of
+// the winning cards on the best position entered, times `cards`.
+class CappedSolver {
+public:
+    explicit CappedSolver(std::uint64_t cap) : cap_(cap), seen_(cap) {}
+
+    double value(const Game& start, double cards, std::uint64_t& nodes, bool& won) {
+        won = false;
+        best_ = start.foundation_cards();
+        if (start.won() || start.sure_win()) return won = true, 1.0;
+        if (!start.dead()) {
+            seen_.clear();
+            seen_.insert(start.canonical_hash());
+            spent_ = 0;
+            won = search(start);
+            nodes += spent_;
+        }
+        if (won) return 1.0;
+        return cards * best_ / start.win_cards();
+    }
+
+private:
+    enum class Expanded { Searched, Won, OutOfBudget };
+
+    Expanded expand(const Game& g, std::vector<Child>& out) {
+        const int before = g.foundation_cards();
+        moves_.clear();
+        const int safe = g.safe_move();
+        if (safe >= 0) {
+            moves_.push_back({{safe}, 0});
+        } else {
+            g.planner_moves(moves_);
+        }
+        for (auto& move : moves_) {
+            if (++spent_ > cap_) return Expanded::OutOfBudget;
+            auto child = g.clone();
+            for (int a : move.actions) child->apply(a);
+            if (child->won() || child->sure_win()) return Expanded::Won;
+            if (!seen_.insert(child->canonical_hash())) continue;
+            const int cards = child->foundation_cards();
+            best_ = std::max(best_, cards);
+            out.push_back({cards - before, move.priority, std::move(child)});
+        }
+        std::stable_sort(out.begin(), out.end(), [](const Child& x, const Child& y) {
+            if (x.gain != y.gain) return x.gain < y.gain;
+            return x.priority < y.priority;
+        });  // best last: popped first
+        return Expanded::Searched;
+    }
+
+    bool search(const Game& start) {
+        std::vector<std::vector<Child>> stack;
+        stack.emplace_back();
+        Expanded e = expand(start, stack.back());
+        while (e == Expanded::Searched && !stack.empty()) {
+            auto& top = stack.back();
+            if (top.empty()) {
+                stack.pop_back();
+                continue;
+            }
+            std::unique_ptr<Game> next = std::move(top.back().game);
+            top.pop_back();
+            stack.emplace_back();
+            e = expand(*next, stack.back());
+        }
+        return e == Expanded::Won;
+    }
+
+    std::uint64_t cap_;
+    StampSet seen_;
+    std::uint64_t spent_ = 0;
+    int best_ = 0;
+    std::vector<Game::SolverMove> moves_;
+};
+
+// A game of proto's variant dealt from pack with history played (each action checked: a history
+// that is not legal on a consistent deal is a caller's error).
+std::unique_ptr<Game> dealt(const Game& proto, const std::vector<int>& pack, const std::vector<int>& history) {
+    auto g = proto.clone();
+    g->deal(pack);
+    for (int a : history) {
+        if (a < 0 || a >= g->n_actions() || !g->is_legal(a))
+            throw std::invalid_argument("the history is not legal on the frame's deal (action " + std::to_string(a) + ")");
+        g->apply(a);
+    }
+    return g;
+}
+
+// Play `a` on each game if it is legal on all of them; false (games unchanged) otherwise.
+bool play_all(std::array<std::unique_ptr<Game>, 3>& gs, int a) {
+    for (auto& g : gs)
+        if (!g->is_legal(a)) return false;
+    for (auto& g : gs) g->apply(a);
+    return true;
+}
+
+class Observer {
+public:
+    explicit Observer(int size) : a_(static_cast<std::size_t>(size)), b_(static_cast<std::size_t>(size)) {}
+    // True when the three games (consistent so far) look different to the player: a card shown
+    // that the player had not seen.
+    bool differ(const std::array<std::unique_ptr<Game>, 3>& gs) {
+        see(*gs[0], a_);
+        for (int k = 1; k < 3; ++k) {
+            see(*gs[static_cast<std::size_t>(k)], b_);
+            if (std::memcmp(a_.data(), b_.data(), a_.size() * sizeof(float)) != 0) return true;
+        }
+        return false;
+    }
+
+private:
+    static void see(const Game& g, std::vector<float>& buf) {
+        std::fill(buf.begin(), buf.end(), 0.0f);
+        g.observe(buf.data());
+    }
+    std::vector<float> a_, b_;
+};
+
+// Whether one legal action of g leads back to a position whose canonical hash is `back`.
+bool reversible(const Game& g, std::uint64_t back, std::vector<std::uint8_t>& mask) {
+    mask.resize(static_cast<std::size_t>(g.n_actions()));
+    g.legal_mask(mask.data());
+    for (int a = 0; a < g.n_actions(); ++a) {
+        if (!mask[static_cast<std::size_t>(a)]) continue;
+        auto copy = g.clone();
+        copy->apply(a);
+        if (copy->canonical_hash() == back) return true;
+    }
+    return false;
+}
+
+struct RegionNode {
+    std::array<std::unique_ptr<Game>, 3> games;
+    std::vector<int> path;
+};
+
+struct Found {
+    MacroCandidate candidate;
+    int gain;
+    int priority;
+    std::unique_ptr<Game> game;  // on the first of the three deals: for nothing-hidden solves
+};
+
+// Step 1 of macro.hpp: the candidates from the three deals' common position.
+std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int region, int& explored) {
+    std::vector<Found> out;
+    StampSet region_seen(static_cast<std::uint64_t>(region) * 8 + 64), found_seen(4096);
+    Observer observer(root[0]->obs_size());
+    std::deque<RegionNode> queue;  // a deque: growing it keeps references to its nodes valid
+    region_seen.insert(root[0]->canonical_hash());
+    queue.push_back({std::move(root), {}});
+    std::vector<Game::SolverMove> moves;
+    std::vector<std::uint8_t> mask;
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+        const auto& node = queue[q];
+        const Game& g0 = *node.games[0];
+        const int before = g0.foundation_cards();
+        moves.clear();
+        const int safe = g0.safe_move();
+        if (safe >= 0) {
+            moves.push_back({{safe}, 100});
+        } else {
+            g0.solver_moves(moves);  // all of them: the capped searches prune, the choices do not
+        }
+        // besides, each single action that shows a card (a turn of the stock onto unseen cards,
+        // whether or not a macro move starts with it: whether one does depends on the guess)
+        for (int a = 0; a < g0.n_actions(); ++a) {
+            if (!g0.is_legal(a)) continue;
+            std::array<std::unique_ptr<Game>, 3> gs{node.games[0]->clone(), node.games[1]->clone(),
+                                                     node.games[2]->clone()};
+            if (!play_all(gs, a) || !observer.differ(gs)) continue;
+            if (!found_seen.insert(gs[0]->canonical_hash())) continue;
+            std::vector<int> line = node.path;
+            line.push_back(a);
+            out.push_back({{std::move(line)}, gs[0]->foundation_cards() - before, g0.move_priority(a), std::move(gs[0])});
+        }
+        for (const auto& move : moves) {
+            std::array<std::unique_ptr<Game>, 3> gs{node.games[0]->clone(), node.games[1]->clone(),
+                                                     node.games[2]->clone()};
+            std::vector<int> line = node.path;
+            bool event = false, legal = true;
+            for (int a : move.actions) {
+                if (!play_all(gs, a)) {
+                    legal = false;
+                    break;
+                }
+                line.push_back(a);
+                if (observer.differ(gs)) {  // a card shown: the move ends here
+                    event = true;
+                    break;
+                }
+            }
+            if (!legal || line.size() == node.path.size()) continue;
+            const int gain = gs[0]->foundation_cards() - before;
+            event = event || gain > 0 || !reversible(*gs[0], g0.canonical_hash(), mask);
+            const std::uint64_t h = gs[0]->canonical_hash();
+            if (event) {
+                if (!found_seen.insert(h)) continue;
+                out.push_back({{std::move(line)}, gain, move.priority, std::move(gs[0])});
+            } else if (static_cast<int>(queue.size()) < region && region_seen.insert(h)) {
+                queue.push_back({std::move(gs), std::move(line)});
+            }
+        }
+    }
+    explored = static_cast<int>(queue.size());
+    // the solver's ordering: more cards won, then priority, then the shorter line
+    std::stable_sort(out.begin(), out.end(), [](const Found& x, const Found& y) {
+        if (x.gain != y.gain) return x.gain > y.gain;
+        if (x.priority != y.priority) return x.priority > y.priority;
+        return x.candidate.line.size() < y.candidate.line.size();
+    });
+    return out;
+}
+
+}  // namespace
+
+MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const std::vector<int>& unseen,
+                         const std::vector<int>& history, const MacroSettings& s) {
+    if (s.samples < 1 || s.batch < 1 || s.solve_nodes < 1 || s.region < 1)
+        throw std::invalid_argument("macro: samples, batch, solve_nodes and region must be >= 1");
+    for (int p : unseen)
+        if (p < 0 || p >= static_cast<int>(frame.size()))
+            throw std::invalid_argument("macro: an unseen position is outside the frame");
+    const auto t0 = Clock::now();
+    MacroResult result;
+    // The hidden cards, sorted, and three deals that differ at every unseen position (rotations).
+    std::vector<int> hidden;
+    for (int p : unseen) hidden.push_back(frame[static_cast<std::size_t>(p)]);
+    std::sort(hidden.begin(), hidden.end());
+    const std::size_t n = hidden.size();
+    auto rotated = [&](std::size_t r) {
+        std::vector<int> pack = frame;
+        for (std::size_t i = 0; i < n; ++i)
+            pack[static_cast<std::size_t>(unseen[i])] = hidden[(i + r) % n];
+        return pack;
+    };
+    const std::size_t r2 = n >= 4 ? n / 2 : (n == 3 ? 2 : 1);
+    std::array<std::unique_ptr<Game>, 3> root{dealt(proto, rotated(0), history), dealt(proto, rotated(1), history),
+                                              dealt(proto, rotated(r2), history)};
+    const bool nothing_hidden = n <= 1 || hidden.front() == hidden.back();
+    std::unique_ptr<Game> real = nothing_hidden ? root[0]->clone() : nullptr;
+
+    std::vector<Found> found = candidates(std::move(root), s.region, result.region_positions);
+    for (const auto& f : found) result.candidates.push_back(f.candidate);
+    if (found.empty()) return result;
+
+    if (nothing_hidden) {  // step 3
+        const SolveResult solved = solve(*real, s.known_nodes, 0.0, s.known_nodes / 2);
+        result.nodes += solved.nodes;
+        if (solved.verdict == Verdict::Won) {
+            result.plan = solved.actions;
+            return result;
+        }
+        if (found.size() == 1) return result.chosen = 0, result;
+        CappedSolver solver(s.solve_nodes);
+        double best = -1.0;
+        for (std::size_t i = 0; i < found.size(); ++i) {
+            bool won = false;
+            const double v = solver.value(*found[i].game, 1.0, result.nodes, won);
+            auto& c = result.candidates[i];
+            c.plays = 1, c.wins = won, c.value = v;
+            if (v > best) best = v, result.chosen = static_cast<int>(i);
+        }
+        return result;
+    }
+    if (found.size() == 1) return result.chosen = 0, result;
+
+    // Step 2: the bandit on common sampled deals.
+    std::mt19937_64 rng(s.seed);
+    std::vector<std::unique_ptr<Game>> deals;
+    auto deal = [&](std::size_t k) -> const Game& {
+        while (deals.size() <= k) {
+            std::vector<int> pack = frame;
+            std::vector<int> cards = hidden;
+            for (std::size_t i = cards.size(); i > 1; --i) std::swap(cards[i - 1], cards[rng() % i]);
+            for (std::size_t i = 0; i < n; ++i) pack[static_cast<std::size_t>(unseen[i])] = cards[i];
+            deals.push_back(dealt(proto, pack, history));
+        }
+        return *deals[k];
+    };
+    CappedSolver solver(s.solve_nodes);
+    auto& cs = result.candidates;
+    long total = 0;
+    for (;;) {
+        int pick = -1;
+        double best = 0.0;
+        const double log_n = std::log(static_cast<double>(total) + 1.0);
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            const auto& c = cs[i];
+            const double score = c.plays == 0 ? 1e9 - static_cast<double>(i)
+                                              : c.value / c.plays + s.exploration * std::sqrt(log_n / c.plays);
+            if (pick < 0 || score > best) pick = static_cast<int>(i), best = score;
+        }
+        auto& c = cs[static_cast<std::size_t>(pick)];
+        for (int b = 0; b < s.batch; ++b) {
+            auto g = deal(static_cast<std::size_t>(c.plays)).clone();
+            bool legal = true;
+            for (int a : c.line) {
+                if (!g->is_legal(a)) {
+                    legal = false;
+                    break;
+                }
+                g->apply(a);
+            }
+            if (!legal) throw std::logic_error("macro: a candidate's line is not legal on a consistent deal");
+            bool won = false;
+            c.value += solver.value(*g, s.cards, result.nodes, won);
+            c.wins += won;
+            ++c.plays;
+            ++total;
+        }
+        if (c.plays >= s.samples) {
+            result.chosen = pick;
+            break;
+        }
+        // every candidate judged on two batches and not one deal won: more deals would tell
+        // nothing the values do not (the foundation shares, or the ordering's first)
+        bool silent = true;
+        for (const auto& x : cs) silent = silent && x.wins == 0 && x.plays >= 2 * s.batch;
+        const bool spent = silent || (s.max_nodes > 0 && result.nodes >= s.max_nodes) ||
+                           (s.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t0).count() > s.max_seconds);
+        if (spent) {
+            int most = 0;
+            for (std::size_t i = 1; i < cs.size(); ++i) {
+                const auto &x = cs[i], &y = cs[static_cast<std::size_t>(most)];
+                if (x.plays > y.plays || (x.plays == y.plays && x.value > y.value)) most = static_cast<int>(i);
+            }
+            result.chosen = most;
+            break;
+        }
+    }
+    result.deals = static_cast<int>(deals.size());
+    return result;
+}
+
+}  // namespace pg

@@ -1,0 +1,79 @@
+// The macro planner (agents/policies/macro.py): a decision only where information arrives, a
+// bandit over macro moves, many small capped solves of sampled deals, a fresh vote every time.
+//
+// After the method of lonelybot (github.com/vuonghy2442/lonelybot: `pick_moves` in
+// src/mcts_solver.rs, `hop_solve_game` in src/hop_solver.rs), written anew over the Game contract
+// so that it serves every variant:
+//
+// 1. CANDIDATES. From the current position, every line of moves that tells the player nothing
+//    new and wins no card is explored (the QUIET REGION, breadth first, at most `region`
+//    positions); each move out of it that turns up a card the player has not seen, or puts a card
+//    on a foundation, ends a candidate: the quiet line to it, then that move. The moves are the
+//    solver's own (Game::solver_moves: in Klondike "turn the stock k times, then play the talon's
+//    top"; a variant's provably safe move alone where it has one). Whether a move shows something
+//    new is asked of the position itself, never of a hidden card: the move is played on three
+//    deals that differ at every position the player has not seen (the frame's hidden cards
+//    rotated), and it shows something exactly when their observations then differ. A macro move
+//    whose turns show a new card ends at that turn.
+// 2. THE BANDIT. Each candidate is judged on sampled deals (the hidden cards dealt again at random
+//    among their places, consistent with everything seen), the same deals for every candidate
+//    (common random numbers): the candidate's line is played on the deal and the solver searches
+//    on with at most `solve_nodes` nodes. A win scores 1; a search that ran out of budget or was
+//    proven lost scores `cards` times the share of the winning cards it reached (0 by default:
+//    only wins count, as in lonelybot). UCB1 (constant `exploration`) gives the next `batch`
+//    samples to a candidate, until one has had `samples` of them (or the decision's node or time
+//    budget is spent: then the most sampled). That candidate's line is played; the next decision
+//    votes afresh, and no sample's line is ever followed.
+// 3. NOTHING HIDDEN. When every consistent deal is the real one, the real deal is solved with
+//    `known_nodes`; a win's line is returned as a plan (it wins: there is nothing to guess).
+//    Otherwise each candidate gets one capped solve and the best value is played.
+//
+// What it reads: the frame (the real deck with the hidden cards sorted into their places, which
+// depends only on WHICH cards are hidden, never on where they lie), the positions hidden, the
+// actions played, and its own random generator. Its choices never depend on a hidden card
+// (tests/agents/policies/test_macro.py plays deals that differ only in unseen cards).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core.hpp"
+
+namespace pg {
+
+struct MacroSettings {
+    int samples = 100;                   // samples on one candidate that decide (lonelybot: 3000)
+    int batch = 10;                      // samples given to a candidate at a time
+    std::uint64_t solve_nodes = 2000;    // nodes of each sampled solve (lonelybot: 1000 positions)
+    double exploration = 1.0;            // UCB1's constant, on values in [0, 1]
+    double cards = 0.0;                  // weight of the foundation share in a solve not won
+    int region = 2000;                   // positions of the quiet region explored at most
+    std::uint64_t known_nodes = 200000;  // the solve of the real deal when nothing is hidden
+    std::uint64_t max_nodes = 0;         // nodes a decision may spend in all (0: no limit)
+    double max_seconds = 0.0;            // seconds a decision may take (0: no limit)
+    std::uint64_t seed = 0;
+};
+
+struct MacroCandidate {
+    std::vector<int> line;  // quiet actions, then the one that shows a card or wins one
+    int plays = 0;          // sampled solves
+    int wins = 0;           // of them won
+    double value = 0.0;     // their summed value
+};
+
+struct MacroResult {
+    std::vector<MacroCandidate> candidates;
+    int chosen = -1;              // index into candidates; -1 when there is none
+    std::vector<int> plan;        // nothing hidden and the real deal won: its whole winning line
+    std::uint64_t nodes = 0;      // solver nodes spent
+    int region_positions = 0;     // positions of the quiet region explored
+    int deals = 0;                // sampled deals dealt
+};
+
+// Decide from the position reached by dealing `frame` and playing `history` on a copy of `proto`
+// (any game of the variant and options; not changed). `unseen`: the positions of `frame` whose
+// card the player has not seen.
+MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const std::vector<int>& unseen,
+                         const std::vector<int>& history, const MacroSettings& settings);
+
+}  // namespace pg

@@ -1,0 +1,211 @@
+"""The macro planner (agents.policies.macro, src/native/macro.hpp): blind to hidden cards, legal on
+every variant, its candidates end where a card is shown or won, its sure wins are wins, its
+settings refused with what is allowed, and it wins deals greedy loses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import patience_gym  # noqa: F401  (registers the ids)
+from agents.policies.base import GreedyPolicy
+from agents.policies.macro import MacroPolicy, make_macro
+from agents.registry import make_policy
+from patience_gym.core.cards import RANK, RED, parse_card
+from patience_gym.determinize import hidden_frame, unseen_positions
+from patience_gym.env import PatienceEnv
+from patience_gym.native import NativeGame, make_game, native_available
+from patience_gym.solver import macro_decide, solve_deal
+from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace
+
+pytestmark = pytest.mark.skipif(not native_available(), reason="the macro planner runs in the native engine")
+
+SMALL = "samples=10,batch=5,nodes=300,known=5000"  # cheap: the tests check behaviour, not strength
+KLONDIKE3: dict[str, Any] = {"draw": 3, "passes": None, "partial_moves": True}
+
+
+def _decide(env: gym.Env[Any, Any], actions: list[int], **settings: Any) -> Any:
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    frame, unseen = hidden_frame(env)
+    kwargs: dict[str, Any] = dict(
+        samples=10, batch=5, solve_nodes=300, exploration=1.0, cards=0.0, region=500, known_nodes=5000, seed=3
+    )
+    kwargs.update(settings)
+    return macro_decide(core.variant, core.game.options, frame, unseen, actions, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("env_name", "kwargs"), [("Klondike-v0", {"passes": None}), ("Anna-v0", {}), ("Congress-v0", {})]
+)
+def test_choices_do_not_depend_on_hidden_cards(env_name: str, kwargs: dict[str, Any]) -> None:
+    """Two deals that differ only in cards unseen at the start: the same seed gives the same
+    choices until an observation tells the deals apart."""
+    env = gym.make(f"patience_gym/{env_name}", **kwargs)
+    check_blind_to_hidden_cards(env, lambda: make_macro(SMALL), 120)
+
+
+@pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
+def test_macro_takes_legal_actions_only(variant: Any) -> None:
+    policy = make_macro("samples=4,batch=2,nodes=100,known=2000,region=200")
+    trace = choice_trace(gym.make(variant.env_id), policy, 5, None, 60)  # type: ignore[arg-type]
+    assert trace and policy.actions == [a for _, a, _ in trace]
+
+
+def _after(env: gym.Env[Any, Any], line: tuple[int, ...], actions: list[int], deck: list[str]) -> NativeGame:
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    game = make_game(core.variant, "native", **core.game.options)
+    assert isinstance(game, NativeGame)
+    game.new_game(None, deck)
+    for a in [*actions, *line]:
+        game.apply(a)
+    return game
+
+
+def test_every_candidate_ends_where_a_card_is_shown_or_won() -> None:
+    """Klondike draw 3 after greedy's first moves: each candidate's line, played on the real deal,
+    shows nothing new and wins nothing before its last action, and its last action shows a card
+    the player had not seen, wins one, or cannot be undone."""
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    obs, _ = env.reset(seed=4)
+    greedy, played = GreedyPolicy(), []
+    greedy.reset(4)
+    for _ in range(6):
+        played.append(greedy(core, obs))
+        obs, *_ = env.step(played[-1])
+    found = _decide(env, played)
+    assert len(found.lines) >= 2 and 0 <= found.chosen < len(found.lines)
+    deck = core.game.deck()
+    hidden_before = len(unseen_positions(env))
+    for line in found.lines:
+        game = _after(env, line[:-1], played, deck)
+        assert len(game.reference().unseen_positions()) == hidden_before, (
+            f"{line}: a card shown before its end"
+        )
+        assert game.foundation_cards == core.game.foundation_cards
+        end = _after(env, line, played, deck)
+        shown = len(end.reference().unseen_positions()) < hidden_before
+        won = end.foundation_cards > game.foundation_cards
+        undone = False
+        for a in np.flatnonzero(end.legal_mask()):
+            back = _after(env, (*line, int(a)), played, deck)
+            undone = undone or back.state_key() == game.state_key()
+        assert shown or won or not undone, f"{line}: its last move shows nothing, wins nothing, can be undone"
+
+
+def test_the_chosen_candidate_was_judged_on_the_most_deals() -> None:
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    env.reset(seed=7)
+    found = _decide(env, [], samples=20, batch=5)
+    assert len(found.lines) > 1
+    assert found.plays[found.chosen] == max(found.plays) >= 20
+    assert all(0 <= w <= p for w, p in zip(found.wins, found.plays, strict=True))
+
+
+def test_nothing_hidden_solves_the_real_deal_and_follows_its_line() -> None:
+    """The Kings deals every card face up: the decision is the real deal's winning line."""
+    env = gym.make("patience_gym/TheKings-v0")
+    env.reset(seed=1)
+    assert not unseen_positions(env)
+    label = solve_deal(env.unwrapped.variant, {}, seed=1, max_nodes=200_000, probe_nodes=100_000)  # type: ignore[attr-defined]
+    found = _decide(env, [], known_nodes=200_000)
+    assert label.label == "won"
+    assert found.plan and found.plays == tuple(0 for _ in found.lines)
+    policy = make_macro("known=200000")
+    obs, info = env.reset(seed=1)
+    policy.reset(1)
+    while not info["won"]:
+        obs, _, term, trunc, info = env.step(policy(env.unwrapped, obs))  # type: ignore[arg-type]
+        assert not (term and not info["won"]) and not trunc
+    assert policy.stats["plan"] > 0
+
+
+def _sure_win_position(rng: np.random.Generator, draw: int) -> Any:
+    """A Klondike game (Python rules) in a random position of the kind Klondike's sure_win()
+    names (src/native/klondike.cpp): every pile a face-up alternating run, at most one card in
+    the stock and talon. Built backwards from four full foundations: a foundation's top card goes
+    onto the end of a pile it fits (one rank below, the other colour), onto an empty pile, or (once)
+    into the stock or talon."""
+    game = make_game(next(v for v in PORTED if v.env_name == "Klondike-v0"), "python", draw=draw, passes=None)
+    game.new_game(np.random.default_rng(0))
+    found = [list(range(s * 13, s * 13 + 13)) for s in range(4)]
+    piles: list[list[int]] = [[] for _ in range(7)]
+    waste: list[int] = []
+    for _ in range(int(rng.integers(10, 52))):
+        suit = int(rng.choice([s for s in range(4) if found[s]]))
+        c = found[suit][-1]
+        fits = [
+            i for i, p in enumerate(piles) if not p or (RANK[p[-1]] == RANK[c] + 1 and RED[p[-1]] != RED[c])
+        ]
+        if not waste and (not fits or rng.random() < 0.05):
+            waste.append(found[suit].pop())
+        elif fits:
+            piles[int(rng.choice(fits))].append(found[suit].pop())
+    game.piles, game.down, game.foundations, game.passes_used = piles, [0] * 7, found, 2
+    game.stock, game.talon = (waste, []) if rng.random() < 0.5 else ([], waste)
+    return game
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_a_klondike_sure_win_is_won(draw: int) -> None:
+    """The proof of Klondike's sure_win(), played: in 200 random positions of that kind, putting
+    up the card it names (the lowest rank not up), or turning the stock when that card is in it,
+    wins every time."""
+    rng = np.random.default_rng(draw)
+    for _ in range(200):
+        game = _sure_win_position(rng, draw)
+        for _ in range(60):
+            if game.foundation_cards == 52:
+                break
+            mask = game.legal_mask()
+            ups = [a for a in np.flatnonzero(mask) if "foundation" in game.describe(int(a))]
+            assert ups or mask[game.moves.index(next(m for m in game.moves if m.kind.name == "STOCK"))], (
+                "no card can go up and the stock cannot turn"
+            )
+            if ups:
+                game.apply(int(min(ups, key=lambda a: RANK[_card_moved(game, int(a))])))
+            else:
+                game.apply(next(i for i, m in enumerate(game.moves) if m.kind.name == "STOCK"))
+        assert game.foundation_cards == 52
+
+
+def _card_moved(game: Any, action: int) -> int:
+    """The card a foundation move of ``game`` puts up."""
+    text = game.describe(action)
+    return int(parse_card(text.split()[0]))
+
+
+def test_settings_are_checked() -> None:
+    assert isinstance(make_policy("macro"), MacroPolicy)
+    policy = make_macro("samples=5,nodes=1_000,c=0.5,cards=0.2")
+    assert (policy.samples, policy.nodes, policy.c, policy.cards) == (5, 1000, 0.5, 0.2)
+    for bad, words in [
+        ("samples=0", "samples must be a whole number >= 1"),
+        ("nodes=x", "must be a whole number"),
+        ("c=-1", "c must be a number >= 0"),
+        ("cards=2", "cards must be at most 1"),
+        ("depth=3", "not understood"),
+        ("samples=2,samples=3", "given twice"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            make_macro(bad)
+
+
+def test_it_wins_klondike_deals_that_greedy_loses() -> None:
+    """Klondike draw 3 (unlimited passes, partial moves), seeds 0-5: greedy wins none of them;
+    the macro planner at small settings wins at least one."""
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    wins = {"greedy": 0, "macro": 0}
+    policies = (("greedy", make_policy("greedy")), ("macro", make_macro("samples=20,batch=5,nodes=1000")))
+    for name, policy in policies:
+        for seed in range(6):
+            obs, info = env.reset(seed=seed)
+            policy.reset(seed)
+            term = trunc = False
+            while not (term or trunc):
+                obs, _, term, trunc, info = env.step(policy(env.unwrapped, obs))  # type: ignore[arg-type]
+            wins[name] += bool(info["won"])
+    assert wins["macro"] > wins["greedy"]
