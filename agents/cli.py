@@ -338,9 +338,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        path = getattr(exc, "path", None)  # agents.training.sb3.TrainingInterrupted saved the model
+        # A trainer's interruption says what it saved (agents.training.sb3.TrainingInterrupted,
+        # agents.training.rllib.RLlibInterrupted); a bare Ctrl-C says nothing more.
+        path = getattr(exc, "path", None)  # a model to resume from
         resume = f"; resume with --set resume={path}" if path else ""
-        print(f"{prefix}: interrupted{': ' + str(exc) if path else ''}{resume}", file=sys.stderr)
+        said = f": {exc}" if str(exc) else ""
+        print(f"{prefix}: interrupted{said}{resume}", file=sys.stderr)
         return 130
 
 

@@ -125,6 +125,22 @@ class ReportingEvalCallback(MaskableEvalCallback):
             self._record()
         return go_on
 
+    def evaluate_now(self) -> None:
+        """Evaluate the model as it is now (training's end, or Ctrl-C), unless the last
+        evaluation was at this very step: the run's last point, and a candidate for
+        ``best_model.zip``."""
+        self.num_timesteps = int(self.model.num_timesteps)
+        if self.history and self.history[-1].steps == self.num_timesteps:
+            return
+        self._cards = []
+        # MaskableEvalCallback evaluates when n_calls % eval_freq == 0: make this call one.
+        self.n_calls, saved = self.eval_freq, self.n_calls
+        try:
+            super()._on_step()
+        finally:
+            self.n_calls = saved
+        self._record()
+
     def _record(self) -> None:
         results, lengths = self.evaluations_results[-1], self.evaluations_length[-1]
         wins = self._is_success_buffer
@@ -195,6 +211,13 @@ class BatchedEvalCallback(BaseCallback):
         if self.n_calls % self.every == 0:
             self._evaluate()
         return True
+
+    def evaluate_now(self) -> None:
+        """Evaluate the model as it is now (training's end, or Ctrl-C), unless the last
+        evaluation was at this very step."""
+        self.num_timesteps = int(self.model.num_timesteps)
+        if not (self.history and self.history[-1].steps == self.num_timesteps):
+            self._evaluate()
 
     def _evaluate(self) -> None:
         from agents.policies.ppo import play_batched

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
@@ -122,8 +123,28 @@ def algorithm_config(cfg: RLlibConfig) -> Any:
     )
 
 
-def train(cfg: RLlibConfig, *, overwrite: bool = False) -> Path:
-    """Train as ``cfg`` says; returns the final checkpoint's folder (``<output_dir>/checkpoint``)."""
+class RLlibInterrupted(KeyboardInterrupt):
+    """Ctrl-C during RLlib training, after the algorithm was saved to ``checkpoint`` (a
+    ``KeyboardInterrupt``: the command line prints its one line and exits with 130)."""
+
+    def __init__(self, checkpoint: Path, steps: int) -> None:
+        super().__init__(
+            f"interrupted at {steps:,} steps; checkpoint saved to {checkpoint} "
+            f"(evaluate with --policy rllib:{checkpoint})"
+        )
+        self.checkpoint = checkpoint
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def train(cfg: RLlibConfig, *, overwrite: bool = False, report: Callable[[str], None] = _say) -> Path:
+    """Train as ``cfg`` says; returns the final checkpoint's folder (``<output_dir>/checkpoint``).
+
+    ``report`` receives each iteration's line (with ``progress``) and, always, the closing one:
+    steps, time, speed, the last mean return and the checkpoint to evaluate. On Ctrl-C the
+    algorithm is saved under ``checkpoints/`` and :class:`RLlibInterrupted` is raised."""
     import yaml
     from ray.tune.registry import register_env
 
@@ -144,24 +165,32 @@ def train(cfg: RLlibConfig, *, overwrite: bool = False) -> Path:
     connect_ray(cfg.address, cpus)
     register_env(ENV_NAME, make_env)
     algo = algorithm_config(cfg).build_algo()
+    steps, iteration, ret, start = 0, 0, float("nan"), time.perf_counter()
     try:
-        steps, iteration, start = 0, 0, time.perf_counter()
         while steps < cfg.total_timesteps:
             result = algo.train()
             iteration += 1
             runners = result.get("env_runners", {})
             steps = int(runners.get("num_env_steps_sampled_lifetime", steps))
+            ret = float(runners.get("episode_return_mean", ret))
             if cfg.progress:
-                ret = runners.get("episode_return_mean", float("nan"))
                 rate = steps / (time.perf_counter() - start)
-                print(f"iteration {iteration}: {steps:,} steps, mean return {ret:.3f}, {rate:,.0f} steps/s")
+                report(f"iteration {iteration}: {steps:,} steps, mean return {ret:.3f}, {rate:,.0f} steps/s")
             if cfg.checkpoint_freq and iteration % cfg.checkpoint_freq == 0:
                 algo.save_to_path(str((out / "checkpoints" / f"iter_{iteration:04d}").resolve()))
         algo.save_to_path(str(final.resolve()))
+    except KeyboardInterrupt:
+        stopped = out / "checkpoints" / f"iter_{iteration:04d}_interrupted"
+        algo.save_to_path(str(stopped.resolve()))
+        raise RLlibInterrupted(stopped, steps) from None
     finally:
         algo.stop()
-    if cfg.progress:
-        print(f"checkpoint: {final}  (evaluate with --policy rllib:{out})")
+    seconds = time.perf_counter() - start
+    report(
+        f"trained {cfg.env} with RLlib PPO to {steps:,} steps in {seconds:.0f} s "
+        f"({steps / max(seconds, 1e-9):,.0f} steps/s), {iteration} iterations, last mean return {ret:.3f}; "
+        f"checkpoint in {final}/ (evaluate with --policy rllib:{out})"
+    )
     return final
 
 

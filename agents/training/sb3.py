@@ -57,6 +57,8 @@ from agents.training.config import (
 from agents.training.envs import make_eval_env, make_train_env
 from agents.training.runs import prepare_output_dir, resolve_auto_resume
 
+#: The periodic evaluation: sb3's masked one (one Python-stepped game at a time) or the batched one.
+EvalCallback = ReportingEvalCallback | BatchedEvalCallback
 #: The checkout's commit as training starts (``+changes``: with uncommitted changes), read once.
 COMMIT = checkout_commit()
 
@@ -123,21 +125,32 @@ def train(
                 progress_bar=cfg.progress_bar,
             )
     except KeyboardInterrupt:
-        saved = out / "checkpoints" / f"ppo_{model.num_timesteps}_steps.zip"
-        saved.parent.mkdir(exist_ok=True)
-        model.save(saved)
         seconds = time.perf_counter() - start
-        _write_info(
-            cfg, out, model, done=done, seconds=seconds, eval_cb=eval_cb, interrupted=True, cloning=cloning
-        )
-        _close(model)
-        raise TrainingInterrupted(saved, int(model.num_timesteps)) from None
-    model.save(out / "final_model.zip")
+        raise _interrupted(cfg, out, model, eval_cb, done=done, seconds=seconds, cloning=cloning) from None
     seconds = time.perf_counter() - start
+    if eval_cb is not None:
+        eval_cb.evaluate_now()  # the last point: the final model
+    model.save(out / "final_model.zip")
     info = _write_info(cfg, out, model, done=done, seconds=seconds, eval_cb=eval_cb, cloning=cloning)
     _close(model)
     report(summary(info, out))
     return out
+
+
+def _interrupted(
+    cfg: TrainConfig, out: Path, model: MaskablePPO, eval_cb: EvalCallback | None, **stats: Any
+) -> TrainingInterrupted:
+    """After Ctrl-C: the model saved as a checkpoint and evaluated as it stopped (a second Ctrl-C
+    skips the evaluation: the model is saved), the run's info written; the exception to raise."""
+    saved = out / "checkpoints" / f"ppo_{model.num_timesteps}_steps.zip"
+    saved.parent.mkdir(exist_ok=True)
+    model.save(saved)
+    if eval_cb is not None:
+        with contextlib.suppress(KeyboardInterrupt):
+            eval_cb.evaluate_now()
+    _write_info(cfg, out, model, eval_cb=eval_cb, interrupted=True, **stats)
+    _close(model)
+    return TrainingInterrupted(saved, int(model.num_timesteps))
 
 
 def _imitate(cfg: TrainConfig, model: MaskablePPO, out: Path, report: Callable[[str], None]) -> None:
@@ -261,8 +274,11 @@ def _checkpoint_callbacks(cfg: TrainConfig, out: Path) -> list[BaseCallback]:
     return [CheckpointCallback(max(1, cfg.checkpoint_freq // cfg.n_envs), str(out / "checkpoints"), "ppo")]
 
 
-def _eval_callback(cfg: TrainConfig, out: Path, *, done: int, report: Callable[[str], None]) -> BaseCallback:
+def _eval_callback(cfg: TrainConfig, out: Path, *, done: int, report: Callable[[str], None]) -> EvalCallback:
     history = read_evaluations(out / CSV_NAME, upto=done) if cfg.resume else None
+    # Never less often than once a run: a run shorter than eval_freq still gets a periodic point
+    # (and, like every run, one at its end).
+    freq = min(cfg.eval_freq, max(1, cfg.total_timesteps - done))
     if cfg.vec_env == "native" and not cfg.move_features:
         batched = BatchedEvalCallback(
             cfg.env,
@@ -270,7 +286,7 @@ def _eval_callback(cfg: TrainConfig, out: Path, *, done: int, report: Callable[[
             reward=cfg.reward,
             first_seed=cfg.eval_deal_seed,
             episodes=cfg.eval_episodes,
-            every=cfg.eval_freq // cfg.n_envs,
+            every=freq // cfg.n_envs,
             out=out,
             report=report,
             history=history,
@@ -281,7 +297,7 @@ def _eval_callback(cfg: TrainConfig, out: Path, *, done: int, report: Callable[[
     cb = ReportingEvalCallback(
         make_eval_env(cfg),
         n_eval_episodes=cfg.eval_episodes,
-        eval_freq=max(1, cfg.eval_freq // cfg.n_envs),
+        eval_freq=max(1, freq // cfg.n_envs),
         log_path=str(out),
         best_model_save_path=str(out),
         deterministic=True,
@@ -351,18 +367,19 @@ def _write_info(
 
 
 def summary(info: dict[str, Any], out: Path) -> str:
-    """One line: steps, time and speed, the evaluation of ``best_model.zip``, where the models are."""
+    """One line: steps, time and speed, the evaluations of ``final_model.zip`` and
+    ``best_model.zip``, where the models are."""
     line = (
         f"trained {info['env']} to {info['num_timesteps']:,} steps in {info['seconds']:.0f} s "
         f"({info['steps_per_second']} steps/s)"
     )
-    best = info.get("best_evaluation")
-    if best:
-        ev = Evaluation(**best)
-        line += (
-            f"; best model at {ev.steps:,} steps: win rate {100 * ev.win_rate:.1f}%, "
-            f"{ev.mean_foundation_cards:.1f} cards"
-        )
+    for name, key in (("final", "last_evaluation"), ("best", "best_evaluation")):
+        if info.get(key):
+            ev = Evaluation(**info[key])
+            line += (
+                f"; {name} model at {ev.steps:,} steps: win rate {100 * ev.win_rate:.1f}%, "
+                f"{ev.mean_foundation_cards:.1f} cards"
+            )
     return f"{line}; models in {out}/"
 
 

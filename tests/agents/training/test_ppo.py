@@ -253,6 +253,30 @@ def test_training_reports_each_evaluation_and_keeps_them_in_a_csv(tiny_run: Path
     assert info["imitation_seconds"] < 1  # no warm start in tiny.yaml: nothing but the timer
 
 
+@pytest.mark.parametrize("vec_env", ["dummy", "native"])
+def test_a_run_shorter_than_eval_freq_evaluates_within_it_and_at_its_end(
+    tmp_path: Path, vec_env: str
+) -> None:
+    # issue 47: a short run of a shipped config (eval_freq 100,000s) evaluated only the untrained
+    # network and kept it as best_model.zip; now the periodic evaluation comes within the run and
+    # the final model is evaluated too (dummy: sb3's masked evaluation; native: the batched one)
+    lines: list[str] = []
+    overrides = ["total_timesteps=100", "eval_freq=1000000", "checkpoint_freq=0", f"vec_env={vec_env}"]
+    train(load_config(TINY, [f"output_dir={tmp_path}", *overrides]), report=lines.append)
+    steps = [int(line.split(",")[0]) for line in (tmp_path / "evaluations.csv").read_text().splitlines()[1:]]
+    # the untrained network, the periodic point capped to the run (100 steps: 50 calls of 2 envs),
+    # and the model sb3 ends with after its one rollout of 2 x 64 steps
+    assert steps[1:] == [100, 128] and steps[0] <= 2, steps
+    info = json.loads((tmp_path / "train_info.json").read_text())
+    assert info["last_evaluation"]["steps"] == 128 == info["num_timesteps"]
+    closing = lines[-1]
+    assert (
+        closing.startswith("trained Nestor-v0 to 128 steps in ")
+        and "final model at 128 steps: win rate " in closing
+    )
+    assert "best model at " in closing and closing.endswith(f"models in {tmp_path}/")
+
+
 def test_saved_config_shows_the_env_options_in_effect(tiny_run: Path) -> None:
     saved = yaml.safe_load((tiny_run / "config.yaml").read_text())
     assert "env_kwargs" not in yaml.safe_load(Path(TINY).read_text())
@@ -321,6 +345,8 @@ def test_ctrl_c_during_training_saves_a_model(tmp_path: Path) -> None:
     assert exc.value.path.is_file() and not (tmp_path / "final_model.zip").exists()
     info = json.loads((tmp_path / "train_info.json").read_text())
     assert info["interrupted"] is True and info["num_timesteps"] == 70
+    assert info["last_evaluation"]["steps"] == 70  # the model as it stopped, evaluated
+    assert (tmp_path / "evaluations.csv").read_text().splitlines()[-1].startswith("70,")
     resumed = train(
         load_config(TINY, [f"output_dir={tmp_path}", f"resume={exc.value.path}"]), report=lambda line: None
     )

@@ -159,8 +159,12 @@ def tiny_rllib_run(local_ray: Any, tmp_path_factory: pytest.TempPathFactory) -> 
     from agents.training.rllib_config import load_config
 
     out = tmp_path_factory.mktemp("rllib") / "tiny"
-    train(load_config(TINY, [f"output_dir={out}"]))
+    train(load_config(TINY, [f"output_dir={out}"]), report=RLLIB_REPORTED.append)
     return out
+
+
+#: What the tiny RLlib run reported (progress: false in its config: the closing line alone).
+RLLIB_REPORTED: list[str] = []
 
 
 @needs_ray
@@ -168,6 +172,13 @@ def test_tiny_rllib_run_trains_saves_reloads_and_plays_only_legal_moves(tiny_rll
     from agents.registry import make_policy
 
     assert (tiny_rllib_run / "checkpoint" / "rllib_checkpoint.json").is_file()
+    # issue 47: a run always ends with one line saying what it trained and where its checkpoint is
+    [closing] = RLLIB_REPORTED
+    assert closing.startswith("trained Nestor-v0 with RLlib PPO to ") and "last mean return " in closing
+    assert (
+        f"checkpoint in {tiny_rllib_run / 'checkpoint'}/ (evaluate with --policy rllib:{tiny_rllib_run})"
+        in closing
+    )
     assert "total_timesteps: 256" in (tiny_rllib_run / "config.yaml").read_text()
     policy = make_policy(f"rllib:{tiny_rllib_run}")
     env = gym.make("patience_gym/Nestor-v0")
