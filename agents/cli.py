@@ -28,6 +28,7 @@ evaluate; :func:`agents.common.data.find_config`): a file that exists wins over 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
@@ -337,6 +338,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, ValueError, TypeError, ChunkError) as exc:
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`patience-gym evaluate --json | head`): stop quietly, as Unix tools
+        # do, with SIGPIPE's status; stdout goes to devnull so that the exit's flush cannot fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE (13)
     except KeyboardInterrupt as exc:
         # A trainer's interruption says what it saved (agents.training.sb3.TrainingInterrupted,
         # agents.training.rllib.RLlibInterrupted); a bare Ctrl-C says nothing more.

@@ -11,10 +11,14 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "train": ("torch", "stable_baselines3", "sb3_contrib", "yaml"),
 }
 
+#: The torch build the project pins (scripts/setup.sh installs it first): an unpinned ``pip install
+#: torch``, or one pulled in by stable-baselines3, would download a multi-GB CUDA build.
+TORCH = "torch==2.13.0"
+
 INSTALL = {
     "train": (
         "install it with `bash scripts/setup.sh train` in a checkout, or "
-        "`pip install torch` (the CPU build) then `pip install 'patience-gym[train]'`"
+        f"`pip install {TORCH}` (the pinned build) then `pip install 'patience-gym[train]'`"
     ),
 }
 

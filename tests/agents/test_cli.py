@@ -152,6 +152,10 @@ def test_a_missing_extra_is_named_with_how_to_install_it(
     assert code == 2 and err.count("\n") == 1
     assert "policy 'ppo:runs/x.zip' needs the 'train' extra (sb3_contrib is missing)" in err
     assert "pip install 'patience-gym[train]'" in err
+    # torch pinned as scripts/setup.sh and the README pin it, never the unpinned multi-GB download
+    assert "`pip install torch==2.13.0` (the pinned build) then" in err and "pip install torch`" not in err
+    for path in ("scripts/setup.sh", "README.md"):
+        assert "torch==2.13.0" in (ROOT / path).read_text(), path
     code, _, err = run_cli(capsys, "train", str(ROOT / "configs" / "ppo" / "tiny.yaml"))
     assert code == 2 and err.startswith("patience-gym train: error: training needs the 'train' extra")
 
@@ -271,6 +275,21 @@ def test_ctrl_c_stops_a_multi_worker_evaluation_without_a_traceback() -> None:
     returncode, _, out, err = ctrl_c(args, workers_playing, timeout=60)
     assert returncode == 130 and out == ""
     assert err == "patience-gym evaluate: interrupted\n"
+
+
+@pytest.mark.parametrize(
+    "args", [["list"], ["evaluate", "--env", "Nestor-v0", "--policy", "random", "--episodes", "2", "--json"]]
+)
+def test_a_reader_that_goes_away_ends_the_output_quietly(args: list[str]) -> None:
+    # `patience-gym evaluate --json | head`: head closes the pipe once it has read enough; the
+    # command stops with SIGPIPE's status (as Unix tools do) and no BrokenPipeError traceback
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agents.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the command writes: its first write meets a closed pipe
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141 and err == ""
 
 
 def test_agents_modules_and_functions_stay_small() -> None:
