@@ -23,7 +23,7 @@ never depend on a hidden card (tests/agents/policies/test_macro.py). Its randomn
 the episode's seed and the decision's number.
 
 Spec: ``macro`` or ``macro:samples=100,batch=10,nodes=2000,c=1,cards=0,region=2000,known=200000,
-seconds=0`` (any subset).
+seconds=0,learn=0`` (any subset).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from agents.policies.base import GreedyPolicy
-from patience_gym.determinize import hidden_frame
+from patience_gym.determinize import hidden_frame, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.solver import macro_decide
 
@@ -50,6 +50,7 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "region": (2000, "positions of the quiet region explored at most"),
     "known": (200_000, "solver nodes of the one solve of the real deal once nothing is hidden"),
     "seconds": (0.0, "seconds a decision may take at most (0: no limit; then the most sampled)"),
+    "learn": (0, "1: Klondike with unlimited passes: turn the whole stock over first, to see every card"),
 }
 _FLOATS = ("c", "cards", "seconds")
 
@@ -67,6 +68,7 @@ class MacroPolicy:
         region: int = 2000,
         known: int = 200_000,
         seconds: float = 0.0,
+        learn: int = 0,
     ) -> None:
         for key, value in (
             ("samples", samples),
@@ -80,11 +82,14 @@ class MacroPolicy:
         for key, number in (("c", c), ("cards", cards), ("seconds", seconds)):
             if isinstance(number, bool) or not isinstance(number, int | float) or not number >= 0:
                 raise ValueError(f"macro: {key} must be a number >= 0, got {number!r}")
+        if learn not in (0, 1) or isinstance(learn, bool):
+            raise ValueError(f"macro: learn must be 0 or 1, got {learn!r}")
         if cards > 1:
             raise ValueError(f"macro: cards must be at most 1 (a win scores 1), got {cards!r}")
         self.samples, self.batch, self.nodes, self.region, self.known = samples, batch, nodes, region, known
         self.c, self.cards, self.seconds = float(c), float(cards), float(seconds)
-        values = (samples, batch, nodes, c, cards, region, known, seconds)
+        self.learn = learn
+        values = (samples, batch, nodes, c, cards, region, known, seconds, learn)
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in zip(SETTINGS, values, strict=True)) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -116,6 +121,9 @@ class MacroPolicy:
         legal = np.flatnonzero(mask)
         if len(legal) == 1:
             return int(legal[0]), "forced"
+        turn = self._learning_turn(env, legal)
+        if turn is not None:
+            return turn, "learn"
         frame, unseen = hidden_frame(env)
         self.decisions += 1
         found = macro_decide(
@@ -143,6 +151,20 @@ class MacroPolicy:
         line = list(found.lines[found.chosen])
         self.pending = line[1:]
         return line[0], "bandit" if len(found.lines) > 1 else "only"
+
+
+    def _learning_turn(self, env: PatienceEnv, legal: np.ndarray) -> int | None:
+        """With ``learn=1``, in Klondike with unlimited passes while the stock holds a card never
+        seen: the stock's turn. One pass shows every stock card (three a turn in draw 3), and the
+        turned-over talon keeps their order, so the rest of the game is played with the stock known,
+        for about nine moves."""
+        if not self.learn or env.variant.env_name != "Klondike-v0" or env.game.options["passes"] is not None:
+            return None
+        dealt = 28  # the piles' cards come first in the pack; the stock's after them
+        if not any(p >= dealt for p in unseen_positions(env)):
+            return None
+        turns = [int(a) for a in legal if env.describe_action(int(a)) == "stock -> talon"]
+        return turns[0] if turns else None
 
 
 def make_macro(settings: str | None = None) -> MacroPolicy:

@@ -214,6 +214,10 @@ public:
     // winning line needs, so only a search whose answer is an estimate may use them (the solver
     // never does). Default: solver_moves().
     virtual void planner_moves(std::vector<SolverMove>& out) const { solver_moves(out); }
+    // True when planner_moves()' priorities already rank a move that wins cards above one that
+    // does not (as the solver's ordering does by playing each move first): the planner's capped
+    // searches may then play a move only when they try it, instead of every move up front.
+    virtual bool planner_moves_ranked() const { return false; }
 
     // The layered beam search's hooks (beam.hpp). beam_layer(): a number that no move ever
     // decreases (the cards taken from the pack so far, say); -1, the default, when the variant

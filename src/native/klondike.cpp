@@ -460,7 +460,16 @@ public:
     // neither turn up a card, nor empty a pile, nor uncover a card that goes straight to its
     // foundation (the dominance Solvitaire and lonelybot prune by: shuffling runs between piles
     // is seldom what wins).
-    void planner_moves(std::vector<SolverMove>& out) const override { moves(out, true); }
+    // Ranked (core.hpp): a move that puts a card up gets 100 more, so it comes first, as in the
+    // solver's ordering.
+    void planner_moves(std::vector<SolverMove>& out) const override {
+        moves(out, true);
+        for (auto& m : out) {
+            const int last = m.actions.back();
+            if (last == TALON_F || (last >= PILE_F0 && last < TALON_P0)) m.priority += 100;
+        }
+    }
+    bool planner_moves_ranked() const override { return true; }
 
     bool useful_pile_move(int a) const {
         const Move m = move_of(a);

@@ -118,7 +118,54 @@ private:
         return Expanded::Searched;
     }
 
+    // The same search where the variant ranks its planner moves (Game::planner_moves_ranked): a
+    // move is played (and counted) only when it is tried, so the budget goes to positions entered
+    // rather than to siblings generated and never searched.
+    struct Lazy {
+        std::unique_ptr<Game> game;
+        std::vector<Game::SolverMove> moves;  // worst first: tried from the back
+    };
+    void lazy_moves(const Game& g, std::vector<Game::SolverMove>& out) {
+        out.clear();
+        const int safe = g.safe_move();
+        if (safe >= 0) {
+            out.push_back({{safe}, 0});
+            return;
+        }
+        g.planner_moves(out);
+        std::stable_sort(out.begin(), out.end(), [](const Game::SolverMove& x, const Game::SolverMove& y) {
+            return x.priority < y.priority;
+        });
+        std::reverse(out.begin(), out.end());  // equal priorities: the listed first is tried first
+        std::stable_sort(out.begin(), out.end(), [](const Game::SolverMove& x, const Game::SolverMove& y) {
+            return x.priority < y.priority;
+        });
+    }
+    bool search_lazy(const Game& start) {
+        std::vector<Lazy> stack;
+        stack.push_back({start.clone(), {}});
+        lazy_moves(start, stack.back().moves);
+        while (!stack.empty()) {
+            auto& top = stack.back();
+            if (top.moves.empty()) {
+                stack.pop_back();
+                continue;
+            }
+            if (++spent_ > cap_) return false;
+            auto child = top.game->clone();
+            for (int a : top.moves.back().actions) child->apply(a);
+            top.moves.pop_back();
+            if (child->won() || child->sure_win()) return true;
+            if (!seen_.insert(child->canonical_hash())) continue;
+            best_ = std::max(best_, child->foundation_cards());
+            stack.push_back({std::move(child), {}});
+            lazy_moves(*stack.back().game, stack.back().moves);
+        }
+        return false;
+    }
+
     bool search(const Game& start) {
+        if (start.planner_moves_ranked()) return search_lazy(start);
         std::vector<std::vector<Child>> stack;
         stack.emplace_back();
         Expanded e = expand(start, stack.back());
