@@ -86,6 +86,11 @@ class Episode:
     foundation_cards: int
     length: int
     truncated: bool
+    seconds: float = 0.0
+    """The policy's and the env's time for the episode, in the process that played it."""
+    nodes: int = 0
+    """Search nodes the policy spent on the episode, where it counts them (its ``spent`` after the
+    episode: the macro planner's solver nodes); 0 otherwise."""
 
 
 class Tally:
@@ -138,6 +143,16 @@ class Result(Tally):
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds else 0.0
 
+    @property
+    def seconds_per_game(self) -> float:
+        """The mean time of an episode in the process that played it (one core's seconds)."""
+        return float(np.mean([e.seconds for e in self.episodes])) if self.episodes else 0.0
+
+    @property
+    def nodes_per_game(self) -> float:
+        """The mean search nodes of an episode, for policies that count them (0 otherwise)."""
+        return float(np.mean([e.nodes for e in self.episodes])) if self.episodes else 0.0
+
     def summary(self) -> dict[str, Any]:
         lo, hi = self.interval
         d = {k: v for k, v in asdict(self).items() if k not in ("episodes", "winnable")}
@@ -151,6 +166,7 @@ class Result(Tally):
                 "share": w.share,
             }
         d.update(win_rate=self.win_rate, ci95=[lo, hi], games_per_second=self.games_per_second)
+        d.update(seconds_per_game=self.seconds_per_game, nodes_per_game=self.nodes_per_game)
         return d
 
 
@@ -185,6 +201,7 @@ def play_one(
     line: list[int] | None = None,
 ) -> Episode:
     """Deal ``deal`` played to its end by ``player``; each action is appended to ``line`` if given."""
+    t0 = time.perf_counter()
     obs, info = env.reset(seed=deal)
     player.reset(deal)
     length, trunc = 0, False
@@ -195,7 +212,10 @@ def play_one(
             line.append(int(action))
         obs, _, term, trunc, info = env.step(action)
         length += 1
-    return Episode(index, bool(info["won"]), int(info["foundation_cards"]), length, bool(trunc))
+    nodes = int(getattr(player, "spent", 0))
+    seconds = time.perf_counter() - t0
+    won, cards = bool(info["won"]), int(info["foundation_cards"])
+    return Episode(index, won, cards, length, bool(trunc), seconds, nodes)
 
 
 def _chunks(n: int, size: int) -> Iterator[list[int]]:
@@ -347,7 +367,7 @@ def format_table(results: Sequence[Result]) -> str:
     env_width = max([len("env"), *(len(r.env) for r in results)]) + 2
     head = (
         f"{'env':<{env_width}}{'policy':<{width}}{'games':>7}{'wins':>7}  {'win rate [95% CI]':<26}"
-        f"{'cards':>7}{'length':>8}{'games/s':>9}"
+        f"{'cards':>7}{'length':>8}{'games/s':>9}{'s/game':>8}"
     )
     labelled = any(r.winnable is not None for r in results)
     head += f"  {'winnable won':<18}" if labelled else ""
@@ -365,7 +385,7 @@ def format_table(results: Sequence[Result]) -> str:
         lines.append(
             f"{r.env:<{env_width}}{r.policy:<{width}}{r.games:>7}{r.wins:>7}  {rate:<26}"
             f"{r.mean_foundation_cards:>7.1f}{r.mean_length:>8.1f}{r.games_per_second:>9.1f}"
-            f"{share}  {options}"
+            f"{r.seconds_per_game:>8.2f}{share}  {options}"
         )
     if labelled:
         w = next(r.winnable for r in results if r.winnable is not None)

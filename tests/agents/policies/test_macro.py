@@ -209,3 +209,17 @@ def test_it_wins_klondike_deals_that_greedy_loses() -> None:
                 obs, _, term, trunc, info = env.step(policy(env.unwrapped, obs))  # type: ignore[arg-type]
             wins[name] += bool(info["won"])
     assert wins["macro"] > wins["greedy"]
+
+
+def test_an_evaluation_counts_each_episodes_nodes_and_seconds() -> None:
+    """The macro planner's solver nodes and time per game reach the evaluation's result (the rows'
+    cost columns); a policy that counts no nodes shows 0."""
+    from agents.evaluation.evaluate import evaluate
+
+    kw = dict(env_kwargs=KLONDIKE3, episodes=2, seed=3)
+    macro = evaluate("Klondike-v0", "macro:samples=10,batch=5,nodes=300", **kw)  # type: ignore[arg-type]
+    greedy = evaluate("Klondike-v0", "greedy", **kw)  # type: ignore[arg-type]
+    assert all(e.nodes > 0 and e.seconds > 0 for e in macro.episodes)
+    assert macro.nodes_per_game == sum(e.nodes for e in macro.episodes) / 2
+    assert greedy.nodes_per_game == 0 and greedy.seconds_per_game > 0
+    assert macro.summary()["nodes_per_game"] == macro.nodes_per_game
