@@ -426,7 +426,9 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
             ++c.plays;
             ++total;
         }
-        if (c.plays >= s.samples) {
+        // decided: judged on `samples` deals, or won on every one of at least two batches (a
+        // move that wins every deal tried needs no more: the rest of the game will vote again)
+        if (c.plays >= s.samples || (c.wins == c.plays && c.plays >= 2 * s.batch)) {
             result.chosen = pick;
             break;
         }

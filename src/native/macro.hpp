@@ -21,8 +21,9 @@
 //    on with at most `solve_nodes` nodes. A win scores 1; a search that ran out of budget or was
 //    proven lost scores `cards` times the share of the winning cards it reached (0 by default:
 //    only wins count, as in lonelybot). UCB1 (constant `exploration`) gives the next `batch`
-//    samples to a candidate, until one has had `samples` of them (or the decision's node or time
-//    budget is spent: then the most sampled). That candidate's line is played; the next decision
+//    samples to a candidate, until one has had `samples` of them or has won every one of at least
+//    two batches (or the decision's node or time budget is spent, or no candidate has won any of
+//    two batches: then the most sampled, the best valued, the ordering's first). That candidate's line is played; the next decision
 //    votes afresh, and no sample's line is ever followed.
 // 3. NOTHING HIDDEN. When every consistent deal is the real one, the real deal is solved with
 //    `known_nodes`; a win's line is returned as a plan (it wins: there is nothing to guess).
