@@ -87,7 +87,8 @@ class Episode:
     length: int
     truncated: bool
     seconds: float = 0.0
-    """The policy's and the env's time for the episode, in the process that played it."""
+    """The CPU seconds of the process that played the episode (the policy's and the env's): one
+    core's time, which the other work on a shared machine does not inflate as it does wall time."""
     nodes: int = 0
     """Search nodes the policy spent on the episode, where it counts them (its ``spent`` after the
     episode: the macro planner's solver nodes); 0 otherwise."""
@@ -145,7 +146,7 @@ class Result(Tally):
 
     @property
     def seconds_per_game(self) -> float:
-        """The mean time of an episode in the process that played it (one core's seconds)."""
+        """The mean CPU seconds of an episode in the process that played it (one core's time)."""
         return float(np.mean([e.seconds for e in self.episodes])) if self.episodes else 0.0
 
     @property
@@ -201,7 +202,7 @@ def play_one(
     line: list[int] | None = None,
 ) -> Episode:
     """Deal ``deal`` played to its end by ``player``; each action is appended to ``line`` if given."""
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     obs, info = env.reset(seed=deal)
     player.reset(deal)
     length, trunc = 0, False
@@ -213,7 +214,7 @@ def play_one(
         obs, _, term, trunc, info = env.step(action)
         length += 1
     nodes = int(getattr(player, "spent", 0))
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     won, cards = bool(info["won"]), int(info["foundation_cards"])
     return Episode(index, won, cards, length, bool(trunc), seconds, nodes)
 

@@ -162,6 +162,9 @@ public:
     virtual std::vector<int> cards_in_play() const = 0;
     virtual std::string state_key() const = 0;
     virtual std::unique_ptr<Game> clone() const = 0;
+    // Become a copy of `other`, a game of the same variant and options (a search reusing one
+    // game per depth instead of allocating a clone per position).
+    virtual void assign(const Game& other) = 0;
     // Bytes one game occupies (its state is inline): sizeof(*this) in every variant.
     virtual std::size_t bytes() const = 0;
     virtual std::vector<std::string> extra_names() const { return {}; }
@@ -287,6 +290,9 @@ public:
     int n_packs() const final { return Spec.n_packs; }
     std::unique_ptr<Game> clone() const final {
         return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+    }
+    void assign(const Game& other) final {
+        static_cast<Derived&>(*this) = dynamic_cast<const Derived&>(other);
     }
     std::size_t bytes() const final { return sizeof(Derived); }
     // extra_values(out) writes out[spec.extra(name)] for each of these.

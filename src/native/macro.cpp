@@ -122,7 +122,7 @@ private:
     // move is played (and counted) only when it is tried, so the budget goes to positions entered
     // rather than to siblings generated and never searched.
     struct Lazy {
-        std::unique_ptr<Game> game;
+        Game* game;                           // the depth's game, owned by pool_
         std::vector<Game::SolverMove> moves;  // worst first: tried from the back
     };
     void lazy_moves(const Game& g, std::vector<Game::SolverMove>& out) {
@@ -133,33 +133,44 @@ private:
             return;
         }
         g.planner_moves(out);
-        std::stable_sort(out.begin(), out.end(), [](const Game::SolverMove& x, const Game::SolverMove& y) {
-            return x.priority < y.priority;
-        });
-        std::reverse(out.begin(), out.end());  // equal priorities: the listed first is tried first
+        // tried from the back: the highest priority first, among equals the first listed
+        std::reverse(out.begin(), out.end());
         std::stable_sort(out.begin(), out.end(), [](const Game::SolverMove& x, const Game::SolverMove& y) {
             return x.priority < y.priority;
         });
     }
+    // The game of depth d (a copy kept from search to search: no allocation per position).
+    Game* at_depth(std::size_t d, const Game& like) {
+        while (pool_.size() <= d) pool_.push_back(like.clone());
+        return pool_[d].get();
+    }
     bool search_lazy(const Game& start) {
-        std::vector<Lazy> stack;
-        stack.push_back({start.clone(), {}});
-        lazy_moves(start, stack.back().moves);
-        while (!stack.empty()) {
-            auto& top = stack.back();
+        std::vector<Lazy>& stack = lazy_stack_;
+        std::size_t depth = 0;
+        auto push = [&](Game* g) {
+            if (stack.size() <= depth) stack.emplace_back();
+            stack[depth].game = g;
+            lazy_moves(*g, stack[depth].moves);
+            ++depth;
+        };
+        Game* root = at_depth(0, start);
+        root->assign(start);
+        push(root);
+        while (depth > 0) {
+            Lazy& top = stack[depth - 1];
             if (top.moves.empty()) {
-                stack.pop_back();
+                --depth;
                 continue;
             }
             if (++spent_ > cap_) return false;
-            auto child = top.game->clone();
+            Game* child = at_depth(depth, start);
+            child->assign(*top.game);
             for (int a : top.moves.back().actions) child->apply(a);
             top.moves.pop_back();
             if (child->won() || child->sure_win()) return true;
             if (!seen_.insert(child->canonical_hash())) continue;
             best_ = std::max(best_, child->foundation_cards());
-            stack.push_back({std::move(child), {}});
-            lazy_moves(*stack.back().game, stack.back().moves);
+            push(child);
         }
         return false;
     }
@@ -188,6 +199,8 @@ private:
     std::uint64_t spent_ = 0;
     int best_ = 0;
     std::vector<Game::SolverMove> moves_;
+    std::vector<std::unique_ptr<Game>> pool_;  // search_lazy's game per depth
+    std::vector<Lazy> lazy_stack_;
 };
 
 // A game of proto's variant dealt from pack with history played (each action checked: a history
