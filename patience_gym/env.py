@@ -55,33 +55,33 @@ def check_spec_variant(spec: EnvSpec | None, variant: Variant, maker: str) -> No
         )
 
 
-# info's values are NumPy's, which readers that take ``info[key].dtype`` need (TorchRL's
-# default_info_dict_reader): counts as np.int64, truths as read-only 0-d bool arrays (gymnasium's
-# SyncVectorEnv batches those into bool arrays, np.bool_ scalars into object arrays). Made once: a
-# step picks these instead of building new ones.
-def _frozen(value: bool) -> np.ndarray:
-    truth = np.array(value)
-    truth.flags.writeable = False
-    return truth
+# info's values are NumPy scalars, which readers that take ``info[key].dtype`` need (TorchRL's
+# default_info_dict_reader): np.bool_ truths and np.int64 counts. Immutable, so made once and picked
+# by each step (fresh 0-d arrays, which gymnasium's SyncVectorEnv would batch into bool arrays where
+# it batches np.bool_ into object arrays, cost a fifth of a native step; Python's own bool and int
+# have no dtype).
+_TRUTHS = (np.False_, np.True_)
+_OFFSET = 64  # the made-once scalars run from -64 (Klondike's counter score starts at -52) to 255
+_INTS: tuple[np.int64, ...] = tuple(np.int64(i) for i in range(-_OFFSET, 256))
+_TOP = len(_INTS) - _OFFSET
 
 
-_TRUTHS = (_frozen(False), _frozen(True))
-_COUNTS: tuple[np.int64, ...] = tuple(np.int64(i) for i in range(2 * 52 + 1))  # on the foundations
-
-
-def _count(n: int) -> np.int64:
-    """``n`` cards as a NumPy scalar (a game of more packs than two gets new ones)."""
-    return _COUNTS[n] if n < len(_COUNTS) else np.int64(n)
+def _int(n: int) -> np.int64:
+    """``n`` as a NumPy scalar: a made-once one in -64..255, else a new one."""
+    i = n + _OFFSET
+    return _INTS[i] if 0 <= i < len(_INTS) else np.int64(n)
 
 
 def numpy_info(values: Mapping[str, Any]) -> dict[str, Any]:
-    """``values`` as ``info`` holds them: truths as 0-d bool arrays, numbers as NumPy scalars,
-    texts as they are."""
+    """``values`` as ``info`` holds a variant's extras: NumPy scalars, texts as they are."""
     out: dict[str, Any] = {}
     for key, value in values.items():
-        if isinstance(value, bool):
+        kind = type(value)
+        if kind is int and -_OFFSET <= value < _TOP:
+            out[key] = _INTS[value + _OFFSET]
+        elif kind is bool:
             out[key] = _TRUTHS[value]
-        elif isinstance(value, str | np.generic | np.ndarray):
+        elif kind is str or isinstance(value, np.generic | np.ndarray):
             out[key] = value
         else:
             out[key] = np.asarray(value)[()]
@@ -167,11 +167,11 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
 
     ## Info
     ``won``, ``foundation_cards``, ``action_mask``, ``illegal_action``, and the variant's extras
-    (Klondike: ``counter_score``), as NumPy values, which readers that take ``info[key].dtype``
+    (Klondike: ``counter_score``), as NumPy scalars, which readers that take ``info[key].dtype``
     need (TorchRL's ``default_info_dict_reader``): counts ``np.int64``, truths (``won``,
-    ``illegal_action``) read-only 0-d ``bool`` arrays (which Gymnasium's ``SyncVectorEnv`` batches
-    into ``bool`` arrays, as it would not ``np.bool_``); the one text, Louis' ``phase``, is a
-    ``str``.
+    ``illegal_action``) ``np.bool_`` (which Gymnasium's ``SyncVectorEnv`` batches into object
+    arrays: ``.astype(bool)``; the batched env's are ``bool``); the one text, Louis' ``phase``, is
+    a ``str``.
 
     ## Version History
     * v0: first release.
@@ -218,6 +218,8 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         self._mask = np.zeros(self.game.n_actions, dtype=bool)
         self._obs_size = self.layout.size
         self._has_extras = True  # set by reset: whether the variant has info extras
+        self._raw_extras: dict[str, Any] = {}  # the last extras read, and as info holds them
+        self._np_extras: dict[str, Any] = {}
         # The native engine steps in one call (NativeGame.step_into), writing the mask and the
         # observation into these buffers; the env hands out copies of them. The bool mask is a
         # view of the int8 one (the same bytes), so both dtypes cost one write.
@@ -279,14 +281,15 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
                 self._won = won
                 self._live = live
                 reward = (1.0 if won else 0.0) if self.reward_mode == "win" else gained / self._to_win
+                found = self.game.foundation_cards
                 info = {
                     "won": _TRUTHS[won],
-                    "foundation_cards": _count(self.game.foundation_cards),
+                    "foundation_cards": _INTS[found + _OFFSET] if found < _TOP else np.int64(found),
                     "action_mask": self._info_mask.copy(),  # type: ignore[union-attr]
-                    "illegal_action": _TRUTHS[False],
+                    "illegal_action": np.False_,
                 }
                 if self._has_extras:
-                    info.update(numpy_info(self.game.extra_info()))
+                    info.update(self._extras())
                 return self._obs_buf.copy(), reward, not live, False, info  # type: ignore[union-attr]
         if not 0 <= a < self._n_actions:
             raise self._outside(a)
@@ -417,11 +420,19 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         info: dict[str, Any] = {
             "won": _TRUTHS[self._won],
-            "foundation_cards": _count(self.game.foundation_cards),
+            "foundation_cards": _int(self.game.foundation_cards),
             # bool and int8 share their bytes
             "action_mask": self._mask.view(self._info_mask_type).copy(),
             "illegal_action": _TRUTHS[illegal],
         }
         if self._has_extras:
-            info.update(numpy_info(self.game.extra_info()))
+            info.update(self._extras())
         return info
+
+    def _extras(self) -> dict[str, Any]:
+        """The variant's info extras as NumPy values (:func:`numpy_info`), converted again only
+        when they change (a few times a game): the values are immutable scalars and texts."""
+        extras = self.game.extra_info()
+        if extras != self._raw_extras:
+            self._raw_extras, self._np_extras = extras, numpy_info(extras)
+        return self._np_extras

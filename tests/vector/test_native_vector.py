@@ -53,7 +53,11 @@ def assert_same_step(got: tuple[Any, ...], want: tuple[Any, ...], where: str) ->
     gi, wi = got[-1], want[-1]
     assert gi.keys() == wi.keys(), f"{where}: info keys {sorted(gi)} != {sorted(wi)}"
     for key in gi:
-        assert gi[key].dtype == wi[key].dtype and np.array_equal(gi[key], wi[key]), f"{where}: info[{key!r}]"
+        w = wi[key]
+        if key in ("won", "illegal_action"):  # SyncVectorEnv batches np.bool_ into object arrays
+            assert w.dtype == object and all(type(v) is np.bool_ for v in w), f"{where}: info[{key!r}]"
+            w = w.astype(bool)
+        assert gi[key].dtype == w.dtype and np.array_equal(gi[key], w), f"{where}: info[{key!r}]"
 
 
 @pytest.mark.parametrize("variant", PORTED, ids=lambda v: v.env_name)
