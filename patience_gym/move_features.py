@@ -33,7 +33,8 @@ such a move is described (legal, uncovers, kind, source, target) and nothing is 
 Which observation entries count unseen cards is read from the layout (:func:`hidden_entries`):
 the ``card_place`` places whose name says "not visible" or "face down", and the ``unseen`` and
 ``pack_size`` segments. A move after which one of them is lower uncovers (conservatively: a deal
-from a pack already seen counts too).
+from a pack already seen counts too, and so does a Klondike turn with ``stock="known"``, whose
+stock cards keep the "not visible" place of ``card_place``).
 """
 
 from __future__ import annotations
@@ -106,13 +107,14 @@ def _fixed_columns(game: Game[Any]) -> np.ndarray:
     return fixed
 
 
-_SPECS: dict[type, FeatureSpec] = {}
+_SPECS: dict[tuple[type, int], FeatureSpec] = {}
 
 
 def feature_spec(game: Game[Any]) -> FeatureSpec:
-    """The :class:`FeatureSpec` of ``game``'s variant (made once per game class: the table and
-    layout of a game are the same for every option, as scripts/gen_native.py checks)."""
-    key = game.PYTHON if isinstance(game, NativeGame) else type(game)
+    """The :class:`FeatureSpec` of ``game``'s variant (made once per game class and observation
+    size: the table of a game is the same for every option, and its layout too but for segments
+    an option appends at its end, as scripts/gen_native.py checks)."""
+    key = (game.PYTHON if isinstance(game, NativeGame) else type(game), game.layout.size)
     if key not in _SPECS:
         _SPECS[key] = FeatureSpec(_fixed_columns(game), hidden_entries(game))
     return _SPECS[key]

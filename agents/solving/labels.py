@@ -1,7 +1,9 @@
 """Label files: what the solver said about each deal, and how a policy compares with it.
 
 ``<EnvName>[__option=value...].csv`` in a folder of label files (only the rule options that differ
-from the registered defaults name the file); the package ships the labels of every registered variant
+from the registered defaults name the file; an option that changes only what the player is shown,
+``Option.view_only`` such as Klondike's ``stock``, names no file: the solver sees every card, so
+its labels hold under every value of it); the package ships the labels of every registered variant
 (:func:`agents.common.data.shipped_labels`, ``agents/data/labels/``) and reads those unless given
 another folder: ``#`` lines (the env, its rule options, the budget), then CSV
 rows ``seed,label,nodes,seconds,length,actions``; ``actions`` is a winning line of action ids
@@ -24,6 +26,7 @@ from typing import Any
 from agents.common.config import ConfigError
 from agents.common.data import checkout, shipped_labels
 from agents.evaluation.evaluate import Tally
+from patience_gym.core.game import rules_only
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label
 
@@ -46,10 +49,11 @@ def rule_options(variant: Variant, env_kwargs: Mapping[str, Any]) -> dict[str, A
 
 
 def label_path(variant: Variant, env_kwargs: Mapping[str, Any], labels: str | Path | None = None) -> Path:
-    """The label file of ``variant`` with these rule options (only non-default ones name it), in
-    the folder ``labels`` (default: the labels the package ships)."""
-    defaults = variant.make_game().options
-    chosen = variant.make_game(**dict(env_kwargs)).options
+    """The label file of ``variant`` with these rule options (only non-default ones name it, and
+    no view-only one), in the folder ``labels`` (default: the labels the package ships)."""
+    declared = variant.game.OPTIONS
+    defaults = rules_only(declared, variant.make_game().options)
+    chosen = rules_only(declared, variant.make_game(**dict(env_kwargs)).options)
     parts = [f"{k}={chosen[k]}" for k in sorted(chosen) if chosen[k] != defaults[k]]
     folder = shipped_labels() if labels is None else Path(labels)
     return folder / ("__".join([variant.env_name, *parts]) + ".csv")
@@ -230,7 +234,7 @@ def probe_text(probe: int) -> str:
 def label_header(
     variant: Variant, env_kwargs: Mapping[str, Any], budget: int, seconds: float | None, probe: int = 0
 ) -> list[str]:
-    options = variant.make_game(**dict(env_kwargs)).options
+    options = rules_only(variant.game.OPTIONS, variant.make_game(**dict(env_kwargs)).options)
     return [
         f"# env={variant.env_name}",
         f"# options={json.dumps(options, sort_keys=True)}",

@@ -55,6 +55,10 @@ class Option(Generic[T]):
     error text (or ``None`` when the value is fine) and ``allowed`` describes it for messages.
     ``house_rules`` lists the values that are **not the book's rule** (offered for experiments);
     whatever shows results run with one of them labels it so (:func:`house_rules`).
+    ``view_only`` marks an option that changes only what the player is shown (the observation,
+    the render), never which moves are legal or what they do: the solver sees every card anyway,
+    so a deal is won or lost alike under each of its values, and label files ignore it
+    (:func:`rules_only`).
     """
 
     default: T
@@ -63,6 +67,7 @@ class Option(Generic[T]):
     check: Callable[[Any], str | None] | None = None
     allowed: str = ""
     house_rules: tuple[T, ...] = ()
+    view_only: bool = False
 
     def validate(self, game: str, name: str, value: Any) -> T:
         if isinstance(value, np.generic):  # draw=np.int64(3) means draw=3 (and is stored as 3)
@@ -99,6 +104,12 @@ def house_rules(declared: Mapping[str, Option[Any]], options: Mapping[str, Any])
         for name, value in options.items()
         if name in declared and any(type(value) is type(h) and value == h for h in declared[name].house_rules)
     ]
+
+
+def rules_only(declared: Mapping[str, Option[Any]], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` less the ones that change only what the player is shown (``Option.view_only``):
+    the options that decide which deals can be won."""
+    return {name: value for name, value in options.items() if not (name in declared and declared[name].view_only)}
 
 
 def resolve_options(
@@ -199,7 +210,8 @@ class Game(ABC, Generic[K]):
       compared by :meth:`state_key`); everything else is configuration, shared between clones.
     - ``moves``, the fixed action table (a :class:`~patience_gym.core.moves.MoveTable`'s moves),
       and ``layout``, the observation layout: class attributes where they are the same for every
-      option set (every game of the project), else set per instance by ``configure``.
+      option set, else set per instance by ``configure`` (Klondike's ``stock="known"`` appends a
+      segment to its layout; ``scripts/gen_native.py`` allows only such appended segments).
     """
 
     # Every variant sets these at the head of its class, one line each, then declares its table

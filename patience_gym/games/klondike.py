@@ -6,6 +6,8 @@ alternating colours, never an ace on a two; a pile's face-up cards move together
 ``partial_moves=True``; only a king or a king-headed build fills an empty pile; a face-down card
 left last turns up. The stock is turned ``draw`` cards at a time onto the talon (its top card is
 available), ``passes`` times (``None``: without limit). Won with all 52 cards on the foundations.
+``stock="known"`` (not the book's rule: its stock is face down) shows the stock's cards and their
+order, as the published Klondike planners assume ("K+"); the play is the same.
 
 Action table (58 ids, fixed for every option):
 
@@ -29,6 +31,11 @@ card: face up in pile 0-6, foundation, talon top, second and third from the top 
 order is seen, as the render shows), below those three (seen when turned), or not visible (face
 down, or in the stock); then ``face_down`` (7,) / 6, ``foundation`` (4,) / 13, ``stock_size`` and
 ``talon_size`` / 24, ``passes_left`` (new passes still allowed / (passes - 1); 1 when unlimited).
+With ``stock="known"`` (742 floats) one more segment follows, ``stock_order`` (52,): each stock
+card's turn in the stock, (k + 1) / 24 for the card the k-th next turn takes up (k = 0: the next
+card), 0 for a card not in the stock. ``card_place`` is the same under both values (a stock card
+stays at "not visible (face down in a pile, or in the stock)"), so the hidden observation is the
+known one's first 690 floats.
 
 Choices where docs/rules.md is silent (documented there, tested):
 
@@ -119,6 +126,27 @@ PLACES = CardPlaces(
 _FOUNDATION, _TALON_TOP, _HIDDEN = N_PILES, N_PILES + 1, N_PILES + 5
 #: The segments after ``card_place``, each a count or a fraction, side by side in this order.
 COUNTS = ("face_down", "foundation", "stock_size", "talon_size", "passes_left")
+_SEGMENTS: list[tuple[str, tuple[int, ...], str]] = [
+    ("card_place", PLACES.shape, PLACES.doc()),
+    ("face_down", (N_PILES,), "face-down cards under each pile's face-up build / 6"),
+    ("foundation", (4,), "cards on each suit's foundation (C D H S) / 13"),
+    ("stock_size", (1,), "cards in the stock / 24"),
+    ("talon_size", (1,), "cards in the talon / 24"),
+    ("passes_left", (1,), "new passes still allowed / (passes - 1); 1 when unlimited"),
+]
+#: The observation with the stock hidden (the book's rule), and with it known: one segment more
+#: after the same ones (the native engine's generated spec lets a layout grow only at its end).
+LAYOUT = ObsLayout(_SEGMENTS)
+LAYOUT_KNOWN_STOCK = ObsLayout(
+    [
+        *_SEGMENTS,
+        (
+            "stock_order",
+            (N_KINDS,),
+            "stock=known only: (k + 1) / 24 for the card the k-th next turn takes up, 0 off the stock",
+        ),
+    ]
+)
 
 
 class Klondike(Game[Kind]):
@@ -139,24 +167,28 @@ class Klondike(Game[Kind]):
         "partial_moves": Option(
             False, "any face-up run from a pile's end may move (PySolFC, OpenSpiel)", (False, True)
         ),
+        "stock": Option(
+            "hidden",
+            "'known' is NOT THE BOOK'S RULE (Cadogan's stock is face down): the stock's cards and "
+            "their order are shown (observation, render), as the published planners assume ('K+'), "
+            "so that figures stand beside theirs; the play is unchanged",
+            ("hidden", "known"),
+            house_rules=("known",),
+            view_only=True,
+        ),
     }
     STATE = ("piles", "down", "stock", "talon", "foundations", "passes_used")
     moves = TABLE.moves
-    layout = ObsLayout(
-        [
-            ("card_place", PLACES.shape, PLACES.doc()),
-            ("face_down", (N_PILES,), "face-down cards under each pile's face-up build / 6"),
-            ("foundation", (4,), "cards on each suit's foundation (C D H S) / 13"),
-            ("stock_size", (1,), "cards in the stock / 24"),
-            ("talon_size", (1,), "cards in the talon / 24"),
-            ("passes_left", (1,), "new passes still allowed / (passes - 1); 1 when unlimited"),
-        ]
-    )
+    layout = LAYOUT  # LAYOUT_KNOWN_STOCK with stock="known" (configure)
 
-    def configure(self, *, draw: int, passes: int | None, partial_moves: bool) -> None:
+    def configure(self, *, draw: int, passes: int | None, partial_moves: bool, stock: str) -> None:
         self.draw = draw
         self.passes = passes
         self.partial = partial_moves
+        self.known_stock = stock == "known"
+        if self.known_stock:
+            self.layout = LAYOUT_KNOWN_STOCK
+            self._o_stock = self.layout.offset("stock_order")
         self._o_places = self.layout.offset("card_place")
         # The counts go in with one write (see observe): COUNTS must lie side by side.
         segs = [self.layout[name] for name in COUNTS]
@@ -362,14 +394,20 @@ class Klondike(Game[Kind]):
             + [len(pile) / 13.0 for pile in self.foundations]
             + [len(self.stock) / N_STOCK, len(self.talon) / N_STOCK, left]
         )
+        if self.known_stock:
+            o = self._o_stock
+            for k, c in enumerate(reversed(self.stock)):  # stock[-1] is turned next
+                out[o + c] = (k + 1) / N_STOCK
 
     def unseen_positions(self) -> list[int]:
-        """The face-down pile cards, then the stock's cards until a new pass turns the (seen) talon over.
+        """The face-down pile cards, then the stock's cards until a new pass turns the (seen) talon
+        over; with ``stock="known"`` the face-down pile cards alone.
 
         The deal goes row by row: row ``r`` of pile ``i`` (``i >= r``) is the pack's card
         ``7r - r(r-1)/2 + i - r``.
         """
-        stock = self.undealt_positions(len(self.stock) * (self.passes_used == 1))  # a new pass: all seen
+        unseen_stock = self.passes_used == 1 and not self.known_stock  # a new pass: all seen
+        stock = self.undealt_positions(len(self.stock) if unseen_stock else 0)
         return [7 * r - r * (r - 1) // 2 + i - r for i in _PILES for r in range(self.down[i])] + stock
 
     def cards_in_play(self) -> list[int]:
@@ -386,6 +424,9 @@ class Klondike(Game[Kind]):
             f"stock: {len(self.stock)} cards   talon: "
             + (" ".join(NAME[c] for c in self.talon[-3:]) if self.talon else "(empty)"),
         ]
+        if self.known_stock:
+            order = " ".join(NAME[c] for c in reversed(self.stock)) if self.stock else "(empty)"
+            lines.append(f"stock (known), next first: {order}")
         for i, pile in enumerate(self.piles):
             d = self.down[i]
             lines.append(f"pile {i}: " + " ".join(["##"] * d + [NAME[c] for c in pile[d:]]))

@@ -105,7 +105,10 @@ def foundation_row(
 
 @view_of(Klondike)
 def klondike_view(g: Klondike) -> TableView:
-    places = [pack_place("stock", len(g.stock), 0, 0), talon_place(g.talon, 1, 0)]
+    stock = pack_place("stock", len(g.stock), 0, 0)
+    if g.known_stock:  # squared up face up: the next card to turn shows (the text lists them all)
+        stock = Place("stock", cards(g.stock), 0, 0, count=len(g.stock))
+    places = [stock, talon_place(g.talon, 1, 0)]
     tops = [pile[-1] if pile else None for pile in g.foundations]  # C D H S
     places += foundation_row(tops, 3, 0, "foundations", list(SUITS))
     places += [

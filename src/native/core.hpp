@@ -285,7 +285,9 @@ template <class Derived, const auto& Spec>
 class Port : public Game {
 public:
     int n_actions() const final { return Spec.n_actions(); }
-    int obs_size() const final { return Spec.obs_size(); }
+    // The spec's layout is the widest of any option value; a port whose layout is narrower under
+    // some options (segments that only an option appends: Klondike's stock="known") overrides this.
+    int obs_size() const override { return Spec.obs_size(); }
     int win_cards() const final { return Spec.win_cards; }
     int n_packs() const final { return Spec.n_packs; }
     std::unique_ptr<Game> clone() const final {

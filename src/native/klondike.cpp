@@ -30,7 +30,10 @@ constexpr int HIDDEN = spec.place("not visible (face down in a pile, or in the s
 // face_down (7), foundation (4), stock_size, talon_size, passes_left: side by side, in this order.
 constexpr int O_DOWN = spec.offset("face_down");
 static_assert(spec.offset("foundation") == O_DOWN + N_PILES && spec.offset("passes_left") == O_DOWN + 13);
-constexpr int OBS_SIZE = spec.obs_size();
+// stock="known" appends stock_order (a card's turn in the stock); without it the layout ends there.
+constexpr int O_STOCK_ORDER = spec.offset("stock_order"), OBS_SIZE = spec.obs_size();
+static_assert(O_STOCK_ORDER == spec.offset("passes_left") + 1 && OBS_SIZE == O_STOCK_ORDER + N_KINDS);
+constexpr int N_STOCK = 24;
 // A pile holds at most 6 face-down cards and a king-to-ace build.
 constexpr int PILE_CAP = 6 + 13;
 
@@ -52,8 +55,10 @@ constexpr int pile_to_pile(int i, int j) { return PILE_P0 + 6 * i + (j < i ? j :
 
 class Klondike final : public Port<Klondike, spec> {
 public:
-    Klondike(int draw, int passes, bool partial) : draw_(draw), passes_(passes), partial_(partial) {}
+    Klondike(int draw, int passes, bool partial, bool known_stock)
+        : draw_(draw), passes_(passes), partial_(partial), known_stock_(known_stock) {}
 
+    int obs_size() const override { return known_stock_ ? OBS_SIZE : O_STOCK_ORDER; }
 
     void deal(const std::vector<int>& pack) override {
         int k = 0;
@@ -205,6 +210,11 @@ public:
         double left = 1.0;
         if (passes_ >= 0) left = passes_ > 1 ? double(passes_ - passes_used_) / double(passes_ - 1) : 0.0;
         *o = static_cast<float>(left);
+        if (known_stock_) {  // the k-th next card turned: (k + 1) / 24
+            const int ns = stock_.size();
+            for (int k = 0; k < ns; ++k)
+                out[O_STOCK_ORDER + stock_[ns - 1 - k]] = static_cast<float>((k + 1) / double(N_STOCK));
+        }
     }
 
     std::vector<int> cards_in_play() const override {
@@ -523,6 +533,7 @@ private:
     int draw_;
     int passes_;  // -1: without limit
     bool partial_;
+    bool known_stock_;  // stock="known": the stock's order is observed (stock_order)
     // position (klondike.py STATE)
     std::array<Stack<PILE_CAP>, N_PILES> piles_{};
     std::array<int, N_PILES> down_{};
@@ -532,10 +543,11 @@ private:
     int passes_used_ = 1;
 };
 
-// klondike.Klondike.OPTIONS: draw (1 or 3), passes (-1 for None: without limit), partial_moves.
+// klondike.Klondike.OPTIONS: draw (1 or 3), passes (-1 for None: without limit), partial_moves,
+// stock ("hidden" or "known").
 [[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
     return std::make_unique<Klondike>(static_cast<int>(o["draw"]), static_cast<int>(o["passes"]),
-                                      o["partial_moves"] != 0);
+                                      o["partial_moves"] != 0, o["stock"] == spec.choice("stock", "known"));
 });
 
 }  // namespace

@@ -41,11 +41,16 @@ def test_the_committed_headers_are_what_the_python_games_generate(tmp_path: Path
 def test_a_header_holds_the_python_table_layout_and_options() -> None:
     text = gen_native.header(VARIANTS[0].game)  # Klondike
     game = VARIANTS[0].game()
-    assert "inline constexpr GameSpec<3, 5, 6, 13, 0, 1> klondike{" in text
-    for seg in game.layout.segments:
+    assert "inline constexpr GameSpec<4, 5, 7, 13, 2, 1> klondike{" in text
+    # the widest layout: stock="known" appends stock_order to the default one
+    known = VARIANTS[0].game(stock="known")
+    assert [s.name for s in known.layout.segments] == [s.name for s in game.layout.segments] + ["stock_order"]
+    for seg in known.layout.segments:
         assert f'{{"{seg.name}", {seg.start}, {seg.size}}}' in text
+    assert "690 observation floats (742 with stock=known: the segments from offset 690)" in text
     assert '{"PILE_TO_PILE", 16, 42}' in text and len(game.moves) == 16 + 42
-    assert '{{"draw", "passes", "partial_moves"}}' in text
+    assert '{{"draw", "passes", "partial_moves", "stock"}}' in text
+    assert '{{{"stock", "hidden", 0}, {"stock", "known", 1}}}' in text
     assert '"talon top", "talon second from top"' in text
     assert '{{"counter_score"}}' in text  # the info extras
     nestor = gen_native.header(VARIANTS[1].game)
@@ -75,6 +80,18 @@ def test_no_cpp_file_builds_text() -> None:
         assert set(found) <= allowed, f"{path.name} builds text: {sorted(set(found))}"
 
 
+def test_an_option_may_grow_the_layout_only_at_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    from patience_gym.core.game import ObsLayout
+    from patience_gym.games import klondike
+
+    # stock="known" with its segment first instead of last: one header cannot serve both
+    last = klondike.LAYOUT_KNOWN_STOCK.segments[-1]
+    moved = ObsLayout([(last.name, last.shape, last.doc), *klondike._SEGMENTS])
+    monkeypatch.setattr(klondike, "LAYOUT_KNOWN_STOCK", moved)
+    with pytest.raises(ValueError, match="stock='known' changes the layout other than by appending"):
+        gen_native.header(klondike.Klondike)
+
+
 @needs_native
 def test_options_reach_cpp_by_name_and_unknown_names_are_a_programming_error() -> None:
     from patience_gym import _native  # type: ignore[attr-defined]
@@ -89,11 +106,18 @@ def test_options_reach_cpp_by_name_and_unknown_names_are_a_programming_error() -
         assert (c.n_actions, c.obs_size) == (len(game.moves), game.layout.size)
         with pytest.raises(RuntimeError, match="a bug in the caller"):
             _native.Game.make(variant.game.__name__, {**encoded, "no_such_option": 1})
-    assert encode_options(VARIANTS[0].game.OPTIONS, {"draw": 3, "passes": None, "partial_moves": True}) == {
+    resolved = {"draw": 3, "passes": None, "partial_moves": True, "stock": "known"}
+    assert encode_options(VARIANTS[0].game.OPTIONS, resolved) == {
         "draw": 3,
         "passes": -1,
         "partial_moves": 1,
+        "stock": 1,
     }
+    # an option that appends segments: the port's size follows it
+    for stock, size in (("hidden", 690), ("known", 742)):
+        game = VARIANTS[0].make_game(stock=stock)
+        c = _native.Game.make("Klondike", encode_options(game.OPTIONS, game.options))
+        assert c.obs_size == game.layout.size == size
 
 
 @needs_native

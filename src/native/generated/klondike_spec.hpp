@@ -8,19 +8,19 @@
 
 namespace pg::generated {
 
-// 58 actions, 690 observation floats.
-inline constexpr GameSpec<3, 5, 6, 13, 0, 1> klondike{
+// 58 actions, 690 observation floats (742 with stock=known: the segments from offset 690).
+inline constexpr GameSpec<4, 5, 7, 13, 2, 1> klondike{
     "Klondike", 1, 52,  // name, packs, cards that win
     // options, in Klondike.OPTIONS order
-    {{"draw", "passes", "partial_moves"}},
+    {{"draw", "passes", "partial_moves", "stock"}},
     // move kinds, in table order: name, first action id, count
     {{{"TALON_TO_FOUNDATION", 0, 1}, {"PILE_TO_FOUNDATION", 1, 7}, {"TALON_TO_PILE", 8, 7}, {"STOCK", 15, 1}, {"PILE_TO_PILE", 16, 42}}},
-    // observation segments, in layout order: name, offset, size
-    {{{"card_place", 0, 676}, {"face_down", 676, 7}, {"foundation", 683, 4}, {"stock_size", 687, 1}, {"talon_size", 688, 1}, {"passes_left", 689, 1}}},
+    // observation segments, in layout order: name, offset, size (the widest layout)
+    {{{"card_place", 0, 676}, {"face_down", 676, 7}, {"foundation", 683, 4}, {"stock_size", 687, 1}, {"talon_size", 688, 1}, {"passes_left", 689, 1}, {"stock_order", 690, 52}}},
     // card_place's places per card
     {{"pile 0 face up", "pile 1 face up", "pile 2 face up", "pile 3 face up", "pile 4 face up", "pile 5 face up", "pile 6 face up", "foundation", "talon top", "talon second from top", "talon third from top", "talon below the top three (seen)", "not visible (face down in a pile, or in the stock)"}},
     // text choices: option, text, code
-    {{}},
+    {{{"stock", "hidden", 0}, {"stock", "known", 1}}},
     // info extras (extra_info()), in order
     {{"counter_score"}},
 };
