@@ -109,7 +109,8 @@ def house_rules(declared: Mapping[str, Option[Any]], options: Mapping[str, Any])
 def rules_only(declared: Mapping[str, Option[Any]], options: Mapping[str, Any]) -> dict[str, Any]:
     """``options`` less the ones that change only what the player is shown (``Option.view_only``):
     the options that decide which deals can be won."""
-    return {name: value for name, value in options.items() if not (name in declared and declared[name].view_only)}
+    shown = {name for name, opt in declared.items() if opt.view_only}
+    return {name: value for name, value in options.items() if name not in shown}
 
 
 def resolve_options(

@@ -116,7 +116,13 @@ def klondike_view(g: Klondike) -> TableView:
         for i, pile in enumerate(g.piles)
     ]
     passes = "unlimited" if g.passes is None else f"{g.passes_used}/{g.passes}"
-    counters = (f"draw {g.draw}", f"pass {passes}", f"on foundations: {g.foundation_cards}/{g.win_cards}")
+    known = ("stock known",) if g.known_stock else ()
+    counters = (
+        f"draw {g.draw}",
+        f"pass {passes}",
+        f"on foundations: {g.foundation_cards}/{g.win_cards}",
+        *known,
+    )
     return TableView("Klondike", tuple(places), counters)
 
 

@@ -48,7 +48,8 @@ def _configs() -> list[Any]:
     for v in VARIANTS:
         runs = option_sets(v)
         if v.game is Klondike:
-            runs += [{"passes": None}, {"draw": 3, "passes": None, "partial_moves": True}]
+            k_plus = {"draw": 3, "passes": None, "partial_moves": True}
+            runs += [{"passes": None}, k_plus, {**k_plus, "stock": "known"}]
         for opts in runs:
             label = options_id(v, opts)
             out.append(pytest.param(v, opts, id=label))

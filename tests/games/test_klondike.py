@@ -336,6 +336,89 @@ def test_the_talon_fan_is_in_the_observation_in_order(draw: int) -> None:
     assert places(a, "JC") == ["talon below the top three (seen)" if draw == 3 else "talon third from top"]
 
 
+# ---- stock="known" (not the book's rule; the published planners' "K+") ------------------------
+
+
+def known_game(stock: str = STOCK, **options: object) -> Klondike:
+    """:func:`game_for`'s deal with the stock known (``stock`` is its first cards, as there)."""
+    return scenario_deal(Klondike, klondike_deck(PILES, stock), stock="known", **options)
+
+
+def stock_order(g: Klondike) -> list[str]:
+    """The stock's cards as the ``stock_order`` segment gives them, the next to turn first."""
+    order = g.layout.view(g.observation(), "stock_order")
+    held = np.flatnonzero(order)
+    return [NAME[int(c)] for c in held[np.argsort(order[held])]]
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_a_known_stock_is_observed_in_order_and_a_hidden_one_is_not(draw: int) -> None:
+    hidden, known = game_for(draw=draw), known_game(draw=draw)
+    assert hidden.layout.size == 690 and "stock_order" not in [s.name for s in hidden.layout.segments]
+    assert known.layout.size == 742 and known.layout.offset("stock_order") == 690
+    assert stock_order(known)[:5] == ["JC", "9S", "AD", "TH", "3S"] and len(stock_order(known)) == 24
+    values = known.layout.view(known.observation(), "stock_order")
+    assert values[parse_card("JC")] == np.float32(1 / 24) and values[parse_card("3S")] == np.float32(5 / 24)
+    assert values[parse_card("KH")] == 0.0, "a card off the stock has no turn"
+    # the rest is the hidden observation (a stock card keeps its "not visible" place)
+    assert np.array_equal(known.observation()[:690], hidden.observation())
+    assert "stock (known), next first: JC 9S AD TH 3S " in known.render()
+    assert "stock (known)" not in hidden.render()
+    for g in (hidden, known):
+        act(g, "stock -> talon")
+    rest = ["TH", "3S"] if draw == 3 else ["9S", "AD", "TH", "3S"]
+    assert stock_order(known)[: len(rest)] == rest and len(stock_order(known)) == 24 - draw
+    assert np.array_equal(known.observation()[:690], hidden.observation())
+    # two deals differing only in the stock's order: alike with the stock hidden, not known
+    swapped = "9S JC AD TH 3S"
+    assert np.array_equal(game_for(stock=swapped).observation(), game_for().observation())
+    assert stock_order(known_game(swapped))[:2] == ["9S", "JC"]
+    assert not np.array_equal(known_game(swapped).observation(), known_game().observation())
+
+
+def test_a_known_stock_is_seen_again_in_order_after_a_new_pass() -> None:
+    g = known_game(passes=2)
+    turn = action_id(g, "stock -> talon")
+    for _ in range(24):
+        g.apply(turn)
+    assert stock_order(g) == [] and "stock (known), next first: (empty)" in g.render()
+    turned = names(g.talon)
+    g.apply(turn)  # the talon turned over: a new pass
+    assert stock_order(g) == turned
+
+
+def test_a_known_stock_holds_no_unseen_card() -> None:
+    # determinize.py deals the unseen positions again: with the stock known, only the face-down
+    # pile cards (positions 0-27 of the pack hold the piles, 28-51 the stock).
+    hidden, known = game_for(), known_game()
+    face_down = sorted(p for p in hidden.unseen_positions() if p < 28)
+    assert len(face_down) == 21
+    assert sorted(hidden.unseen_positions()) == face_down + list(range(28, 52))
+    assert sorted(known.unseen_positions()) == face_down
+
+
+def test_a_known_stock_changes_no_rule() -> None:
+    rng = np.random.default_rng(0)
+    for options in ({}, {"draw": 3, "passes": None, "partial_moves": True}):
+        hidden, known = game_for(**options), known_game(**options)
+        for _ in range(150):
+            mask = hidden.legal_mask()
+            assert np.array_equal(mask, known.legal_mask()) and hidden.state_key() == known.state_key()
+            if not mask.any():
+                break
+            a = int(rng.choice(np.flatnonzero(mask)))
+            assert hidden.apply(a) == known.apply(a)
+
+
+def test_the_stock_option_reaches_the_game_through_make(engine: str) -> None:
+    env = gym.make("patience_gym/Klondike-v0", engine=engine, stock="known")
+    obs, _ = env.reset(options={"deck": klondike_deck(PILES, STOCK)})
+    assert env.observation_space.shape == obs.shape == (742,)
+    assert gym.make("patience_gym/Klondike-v0", engine=engine).observation_space.shape == (690,)
+    with pytest.raises(ValueError, match="stock='seen' is not allowed; choose one of 'hidden', 'known'"):
+        gym.make("patience_gym/Klondike-v0", engine=engine, stock="seen")
+
+
 def test_mask_is_exact_on_the_scenario_positions() -> None:
     g = game_for()
     for text in ["QS pile 1 -> pile 0", "AS pile 2 -> foundation", "stock -> talon"]:

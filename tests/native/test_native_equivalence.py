@@ -59,14 +59,19 @@ def _alternatives(opt: Option[Any]) -> list[Any]:
 
 
 def option_sets(variant: Variant) -> list[dict[str, Any]]:
-    """The defaults, one option changed at a time, and every option changed (the last values)."""
+    """The defaults, one option changed at a time, and every rule option changed (the last values);
+    where some options change only what is shown (``Option.view_only``: Klondike's stock), that
+    last set again with those changed too."""
     free = {name: opt for name, opt in variant.game.OPTIONS.items() if name not in variant.options}
     sets: list[dict[str, Any]] = [{}]
     for name, opt in free.items():
         sets += [{name: v} for v in _alternatives(opt)]
-    combined = {name: _alternatives(opt)[-1] for name, opt in free.items() if _alternatives(opt)}
+    last = {name: _alternatives(opt)[-1] for name, opt in free.items() if _alternatives(opt)}
+    combined = {name: v for name, v in last.items() if not free[name].view_only}
     if len(combined) > 1:
         sets.append(combined)
+    if len(last) > len(combined) and combined:
+        sets.append(last)
     return sets
 
 

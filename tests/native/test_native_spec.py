@@ -47,7 +47,7 @@ def test_a_header_holds_the_python_table_layout_and_options() -> None:
     assert [s.name for s in known.layout.segments] == [s.name for s in game.layout.segments] + ["stock_order"]
     for seg in known.layout.segments:
         assert f'{{"{seg.name}", {seg.start}, {seg.size}}}' in text
-    assert "690 observation floats (742 with stock=known: the segments from offset 690)" in text
+    assert "690 observation floats (742 with stock=known: the segments from 690)" in text
     assert '{"PILE_TO_PILE", 16, 42}' in text and len(game.moves) == 16 + 42
     assert '{{"draw", "passes", "partial_moves", "stock"}}' in text
     assert '{{{"stock", "hidden", 0}, {"stock", "known", 1}}}' in text

@@ -146,6 +146,22 @@ def test_klondike_hidden_cards_are_backs_and_the_stock_a_count() -> None:
     assert isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
 
 
+def test_a_known_klondike_stock_shows_its_next_card_face_up() -> None:
+    """With stock="known" (not the book's rule) the stock lies face up, squared: its next card
+    shows, with the count; the text board lists the whole stock in order."""
+    env = gym.make("patience_gym/Klondike-v0", render_mode="rgb_array", stock="known")
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    env.reset(seed=0)
+    stock = {p.label: p for p in table_view(core.game).places}["stock"]
+    nxt = core.game.render().split("stock (known), next first: ")[1].split()[0]
+    assert stock.cards[-1] == nxt and BACK not in stock.cards and stock.count == 24
+    hidden = gym.make("patience_gym/Klondike-v0", render_mode="rgb_array")
+    hidden.reset(seed=0)
+    a, b = env.render(), hidden.render()
+    assert isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+    assert a.shape == b.shape and not np.array_equal(a, b)
+
+
 # Place names in move texts: "pile 3", "packet c", "row L2", "col 5"; Babette's grid rows
 # ("row 7", a number alone) are captioned only once dealt, and checked on their own below.
 ACTION_PLACE = re.compile(r"\b(pile|column|reserve|help|river|auxiliary|rival|packet|row|col) ([A-Za-z0-9]+)")

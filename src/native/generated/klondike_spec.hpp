@@ -8,7 +8,7 @@
 
 namespace pg::generated {
 
-// 58 actions, 690 observation floats (742 with stock=known: the segments from offset 690).
+// 58 actions, 690 observation floats (742 with stock=known: the segments from 690).
 inline constexpr GameSpec<4, 5, 7, 13, 2, 1> klondike{
     "Klondike", 1, 52,  // name, packs, cards that win
     // options, in Klondike.OPTIONS order

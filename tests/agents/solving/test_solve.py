@@ -15,7 +15,7 @@ import patience_gym  # noqa: F401
 from agents.cli import main
 from agents.solving import solve as solve_module
 from agents.solving.chunks import SolveConfig, parse_seeds
-from agents.solving.labels import header_lines, label_path, read_labels
+from agents.solving.labels import header_lines, label_header, label_path, labels_for, read_labels
 from agents.solving.solve import deepen_unknown, label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
@@ -191,6 +191,24 @@ def test_label_files_are_named_by_the_options_that_differ():
     v = get_variant("Klondike-v0")
     assert label_path(v, {}).name == "Klondike-v0.csv"
     assert label_path(v, {"draw": 3}).name == "Klondike-v0__draw=3.csv"
+
+
+def test_the_stock_option_names_no_label_file_and_changes_no_verdict():
+    """Klondike's stock="known" only shows the stock (Option.view_only): the solver sees every card
+    anyway, so the labels of the stock hidden are those of the stock known, file and header alike."""
+    v = get_variant("Klondike-v0")
+    k_plus = {"draw": 3, "passes": None, "partial_moves": True}
+    known = {**k_plus, "stock": "known"}
+    assert label_path(v, known) == label_path(v, k_plus)
+    assert label_path(v, known).name == "Klondike-v0__draw=3__partial_moves=True__passes=None.csv"
+    assert label_path(v, {"stock": "known"}).name == "Klondike-v0.csv"
+    assert label_header(v, known, 1000, None) == label_header(v, k_plus, 1000, None)
+    shipped = labels_for("Klondike-v0", k_plus)
+    assert shipped and labels_for("Klondike-v0", known) == shipped
+    for seed in (0, 1, 2):
+        a = solve_deal(v, k_plus, seed=seed, max_nodes=20_000)
+        b = solve_deal(v, known, seed=seed, max_nodes=20_000)
+        assert (a.label, a.nodes, a.actions) == (b.label, b.nodes, b.actions)
 
 
 @pytest.mark.parametrize(
