@@ -241,7 +241,7 @@ def test_table_shows_full_policy_names_and_the_options_in_effect(
     table = format_table([evaluate("Klondike-v0", LongNamedGreedy(), episodes=2, env_kwargs={"draw": 3})])
     assert "greedy-with-a-long-name-the-table-used-to-cut " in table
     assert table.splitlines()[0].endswith("options")
-    assert table.splitlines()[2].endswith("draw=3 passes=1 partial_moves=False")
+    assert table.splitlines()[2].endswith("draw=3 passes=1 partial_moves=False stock=hidden")
     code, out, _ = run_cli(capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1")
     assert code == 0 and out.splitlines()[2].endswith("deal=dick")
     code, out, _ = run_cli(
