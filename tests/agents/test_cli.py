@@ -309,4 +309,4 @@ def test_the_baselines_page_evaluation_example_runs(capsys: pytest.CaptureFixtur
     exec(compile(code, "docs/baselines.md", "exec"), {})
     rows = capsys.readouterr().out.splitlines()[2:]
     assert [r.split()[1] for r in rows] == ["random", "greedy", "first_legal"]
-    assert all(r.endswith("draw=3 passes=1 partial_moves=False") for r in rows)
+    assert all(r.endswith("draw=3 passes=1 partial_moves=False stock=hidden") for r in rows)

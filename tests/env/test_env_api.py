@@ -240,11 +240,15 @@ def test_illegal_reward_takes_any_real_number() -> None:
 
 def test_numpy_option_values_count_as_their_python_value() -> None:
     env = gym.make(
-        "patience_gym/Klondike-v0", draw=np.int64(3), passes=np.int64(2), partial_moves=np.bool_(True)
+        "patience_gym/Klondike-v0",
+        draw=np.int64(3),
+        passes=np.int64(2),
+        partial_moves=np.bool_(True),
+        stock=np.str_("known"),
     )
     game = env.unwrapped.game
-    assert game.options == {"draw": 3, "passes": 2, "partial_moves": True}
-    assert all(type(v) in (int, bool) for v in game.options.values())
+    assert game.options == {"draw": 3, "passes": 2, "partial_moves": True, "stock": "known"}
+    assert [type(v) for v in game.options.values()] == [int, int, bool, str]
     louis = gym.make("patience_gym/Louis-v0", deal=np.str_("dick")).unwrapped.game
     assert louis.options == {"deal": "dick"} and type(louis.options["deal"]) is str
 

@@ -40,7 +40,12 @@ def test_python_scenarios_build_plain_python_games() -> None:
 @needs_native
 def test_a_lockstep_game_is_the_python_game_with_its_twin_moved_alongside() -> None:
     g = lockstep()
-    assert isinstance(g, Klondike) and g.options == {"draw": 1, "passes": 1, "partial_moves": False}
+    assert isinstance(g, Klondike) and g.options == {
+        "draw": 1,
+        "passes": 1,
+        "partial_moves": False,
+        "stock": "hidden",
+    }
     act(g, "AS pile 2 -> foundation")
     assert g.twin is not None and g.twin.foundation_cards == g.foundation_cards == 1
     c = g.clone()

@@ -249,7 +249,9 @@ def test_the_native_batch_refuses_output_arrays_of_the_wrong_kind() -> None:
         np.zeros(n, np.int64),
         np.zeros((n, 1), np.int64),
     ]
-    batch = _native.BatchedGames("Klondike", {"draw": 1, "passes": 1, "partial_moves": 0}, n, 0, -0.01, 0)
+    batch = _native.BatchedGames(
+        "Klondike", {"draw": 1, "passes": 1, "partial_moves": 0, "stock": 0}, n, 0, -0.01, 0
+    )
     for k, wrong in [
         (0, np.zeros((n, 690), np.float64)),
         (1, np.zeros((n, 58), np.int8)),
