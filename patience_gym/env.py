@@ -44,15 +44,28 @@ def deck_option(options: Mapping[str, Any] | None) -> object:
     return (options or {}).get("deck")
 
 
-def check_spec_variant(spec: EnvSpec | None, variant: Variant, maker: str) -> None:
-    """Refuse an id's spec set on an env (or batch) of another variant: ``gym.make`` and
-    ``gym.make_vec`` (``maker``) pass the caller's keywords over the registered ones and set the
-    spec after construction, so ``variant=`` could otherwise build one game under another's id."""
-    if spec is not None and spec.id != variant.env_id and spec.id in _ENV_IDS:
-        raise ValueError(
-            f"{maker}({spec.id!r}) cannot take variant={variant.env_name!r}, another game; "
-            f"use {maker}({variant.env_id!r}) instead"
-        )
+class VariantSpec:
+    """A ``spec`` that refuses an id of another variant: ``gym.make`` and ``gym.make_vec``
+    (``maker``) pass the caller's keywords over the registered ones and set the spec after
+    construction, so ``variant=`` could otherwise build one game under another's id. The one place
+    that sees both the id and the variant asked for (``self.variant``)."""
+
+    variant: Variant
+    maker = "gym.make"
+    _spec: EnvSpec | None = None
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: EnvSpec | None) -> None:
+        if spec is not None and spec.id != self.variant.env_id and spec.id in _ENV_IDS:
+            raise ValueError(
+                f"{self.maker}({spec.id!r}) cannot take variant={self.variant.env_name!r}, another game; "
+                f"use {self.maker}({self.variant.env_id!r}) instead"
+            )
+        self._spec = spec
 
 
 # info's values are NumPy scalars, which readers that take ``info[key].dtype`` need (TorchRL's
@@ -98,7 +111,7 @@ class ActionOutsideSpace(InvalidAction, ValueError):
     """
 
 
-class PatienceEnv(gym.Env[np.ndarray, np.integer]):
+class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
     """A patience (solitaire) card game as a Gymnasium environment with masked discrete actions.
 
     ## Description
@@ -178,7 +191,6 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012 (gymnasium's)
-    _spec: EnvSpec | None = None
 
     def __init__(
         self,
@@ -192,7 +204,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
     ) -> None:
         self.variant = get_variant(variant)
         self.mask_dtype = mask_dtype
-        self._info_mask_type = mask_dtype_of(mask_dtype)
+        self.mask_type = mask_dtype_of(mask_dtype)  # the NumPy type of info["action_mask"]
         if render_mode not in (None, *self.metadata["render_modes"]):
             modes = ", ".join(repr(m) for m in self.metadata["render_modes"])
             raise ValueError(f"render_mode={render_mode!r} is not supported; use None, {modes}")
@@ -257,7 +269,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         the int8 one)."""
         assert self._mask_i8 is not None and self._obs_buf is not None and isinstance(self.game, NativeGame)
         self._mask = self._mask_i8.view(bool)
-        self._info_mask = self._mask_i8 if self._info_mask_type is np.int8 else self._mask
+        self._info_mask = self._mask_i8 if self.mask_type is np.int8 else self._mask
         self.game.bind_buffers(self._mask_i8, self._obs_buf)
         self._step_into = self.game.step_into
 
@@ -389,16 +401,6 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
         if not self._dealt:
             raise ResetNeeded(f"call reset() before {what}()")
 
-    @property
-    def spec(self) -> EnvSpec | None:
-        return self._spec
-
-    @spec.setter
-    def spec(self, spec: EnvSpec | None) -> None:
-        # The one place that sees both the id and the variant asked for.
-        check_spec_variant(spec, self.variant, "gym.make")
-        self._spec = spec
-
     def _refresh(self, *, won: bool) -> None:
         self._won = won
         if isinstance(self.game, NativeGame):  # writes the buffers the native path reads
@@ -422,7 +424,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.integer]):
             "won": _TRUTHS[self._won],
             "foundation_cards": _int(self.game.foundation_cards),
             # bool and int8 share their bytes
-            "action_mask": self._mask.view(self._info_mask_type).copy(),
+            "action_mask": self._mask.view(self.mask_type).copy(),
             "illegal_action": _TRUTHS[illegal],
         }
         if self._has_extras:

@@ -22,20 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from patience_gym.core.cards import N_KINDS, parse_pack
-from patience_gym.env import (
-    MASK_DTYPES,
-    REWARD_MODES,
-    ActionOutsideSpace,
-    PatienceEnv,
-    check_spec_variant,
-    deck_option,
-)
+from patience_gym.env import REWARD_MODES, ActionOutsideSpace, PatienceEnv, VariantSpec, deck_option
 from patience_gym.move_features import BatchFeatures, with_features
 from patience_gym.native import EXTRA_TEXTS, RowTwins, _module, encode_options
 
@@ -60,7 +52,6 @@ class NativeBatch:
         reward: str = "foundation",
         illegal_reward: float = -0.01,
         engine: str | None = None,
-        mask_dtype: str = "int8",
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -71,14 +62,9 @@ class NativeBatch:
                 "Python engine use gym.make_vec(..., vectorization_mode='sync')"
             )
         # One single env checks everything the way gym.make does (variant, reward, illegal_reward,
-        # options, and that the variant has a native port) and lends its spaces and layout.
+        # mask_dtype, options, and that the variant has a native port) and lends its spaces and layout.
         self.template = PatienceEnv(
-            variant,
-            reward=reward,
-            illegal_reward=illegal_reward,
-            engine="native",
-            mask_dtype=mask_dtype,
-            **options,
+            variant, reward=reward, illegal_reward=illegal_reward, engine="native", **options
         )
         game = self.template.game
         self.num_envs = n = int(num_envs)
@@ -224,13 +210,10 @@ class NativeBatch:
         Generator, as a single env dealing a given deck draws none)."""
         game = self.template.game
         # Every pack is checked before any row is dealt: a malformed one changes nothing.
-        packs = {i: parse_pack(deck, game.n_packs, game.name) for i, deck in (decks or {}).items()}
-        shuffled = rows.copy()
-        for i, pack in packs.items():
-            self.packs[i] = pack
-            self.dealt_at[i] = self.steps
-            shuffled[i] = False
-        self.shuffle(shuffled)
+        given = {i: parse_pack(deck, game.n_packs, game.name) for i, deck in (decks or {}).items()}
+        self.shuffle(rows & ~np.isin(np.arange(self.num_envs), list(given)))
+        for i, pack in given.items():
+            self.packs[i], self.dealt_at[i] = pack, self.steps
         self.engine.reset(self.packs, rows, self.out)
         self.dealt = True
         if self.features is not None:
@@ -279,7 +262,7 @@ class NativeBatch:
         info: dict[str, np.ndarray] = {
             "won": self.won.copy(),
             "foundation_cards": self.found.copy(),
-            "action_mask": self.mask.astype(MASK_DTYPES[self.template.mask_dtype]),
+            "action_mask": self.mask.astype(self.template.mask_type),
             "illegal_action": self.illegal.copy(),
         }
         for k, name in enumerate(self.extra_names):
@@ -302,7 +285,7 @@ class NativeBatch:
         return tuple(picture(table_view(game)) for game in games)
 
 
-class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+class PatienceVectorEnv(VariantSpec, VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """N games of one variant in one native batch, as a Gymnasium 1.x ``VectorEnv`` (see the module).
 
     Arguments are those of ``gym.make(id, ...)`` (``reward``, ``illegal_reward``, rule options),
@@ -337,17 +320,7 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
     batch: NativeBatch
-    _spec: EnvSpec | None = None
-
-    @property
-    def spec(self) -> EnvSpec | None:
-        return self._spec
-
-    @spec.setter
-    def spec(self, spec: EnvSpec | None) -> None:
-        # gym.make_vec sets the spec after construction, as gym.make does for one env.
-        check_spec_variant(spec, self.batch.template.variant, "gym.make_vec")
-        self._spec = spec
+    maker = "gym.make_vec"
 
     def __init__(
         self,
@@ -358,7 +331,6 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         reward: str = "foundation",
         illegal_reward: float = -0.01,
         engine: str | None = None,
-        mask_dtype: str = "int8",
         copy: bool = True,
         move_features: bool = False,
         **options: Any,
@@ -369,8 +341,9 @@ class PatienceVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 "use None, 'ansi' or 'rgb_array'"
             )
         self.batch = NativeBatch(
-            num_envs, variant, max_episode_steps, reward, illegal_reward, engine, mask_dtype, **options
+            num_envs, variant, max_episode_steps, reward, illegal_reward, engine, **options
         )
+        self.variant = self.batch.template.variant
         self.num_envs = self.batch.num_envs
         self.render_mode = render_mode
         self.batch.twins = RowTwins(self.batch.template.game, self.batch.engine) if render_mode else None
@@ -595,7 +568,7 @@ class _SB3VecEnvMixin(_VecEnvBase):
         and row), once per step."""
         b = self.batch
         at: Any = slice(None) if rows is None else rows
-        masks = list(b.mask[at].astype(MASK_DTYPES[b.template.mask_dtype]))  # rows of one fresh array
+        masks = list(b.mask[at].astype(b.template.mask_type))  # rows of one fresh array
         infos = [
             {"won": won, "foundation_cards": found, "action_mask": mask, "illegal_action": illegal}
             for won, found, mask, illegal in zip(

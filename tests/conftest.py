@@ -23,6 +23,14 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "both_engines: run every test on the python and the native engine")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A test that uses a Ray fixture is one of Ray's tests (tests.helpers.RAY): `pytest -m ray`
+    # runs them in Ray's own venv (scripts/test_ray.sh).
+    for item in items:
+        if {"local_ray", "ray_cluster"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.ray)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if metafunc.definition.get_closest_marker("both_engines") is None:
         return

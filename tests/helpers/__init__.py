@@ -6,7 +6,8 @@ test_tests_layout.py holds to it), so what two of them use lives here.
 - playing games: to the end, at random, every option set of a variant, a scenario's deal;
 - the solver: replaying won lines, native games and their keys, the plain search's verdicts, a win
   another search finds where the depth-first search does not;
-- the agents: hidden-card swaps, a tiny cloning run, the ``patience-gym`` command stopped by Ctrl-C.
+- the agents: hidden-card swaps, a tiny cloning run, the ``patience-gym`` command stopped by Ctrl-C;
+  the mark of Ray's tests (``RAY``, ``needs_ray``).
 
 The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` and
 :mod:`tests.helpers.the_kings`.
@@ -37,6 +38,25 @@ from patience_gym.testing import act, check_position, check_rollout, scenario_ga
 
 G = TypeVar("G", bound=Game[Any])
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The marks of a test that needs Ray (the scale extra): ``ray``, which scripts/test_ray.sh selects
+#: to run in a venv of its own with RLlib's gymnasium pin (tests/conftest.py also marks every test
+#: that uses a Ray fixture), and a skip where Ray is not installed.
+RAY = [
+    pytest.mark.ray,
+    pytest.mark.skipif(
+        importlib.util.find_spec("ray") is None, reason="Ray is not installed (the scale extra)"
+    ),
+]
+
+
+def needs_ray(test: F) -> F:
+    """A test of Ray's: marked as :data:`RAY` says."""
+    for mark in RAY:
+        test = mark(test)
+    return test
+
 
 # ---- the checkout -------------------------------------------------------------------------------
 

@@ -21,7 +21,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +28,7 @@ import pytest
 
 from agents.cli import main
 from agents.common.backends import NoRayCluster, connect_ray
-from tests.helpers import ROOT
-
-needs_ray = pytest.mark.skipif(find_spec("ray") is None, reason="Ray is not installed (the scale extra)")
+from tests.helpers import ROOT, needs_ray
 
 EVALUATE = ["evaluate", "--env", "Nestor-v0", "--episodes", "8", "--backend", "ray"]
 NO_CLUSTER = (

@@ -12,7 +12,7 @@ import pytest
 from agents.cli import main
 from agents.common.config import ConfigError
 from agents.common.data import KINDS, checkout, config_names, find_config, shipped_configs, shipped_labels
-from tests.helpers import LABELS, ROOT
+from tests.helpers import LABELS, ROOT, needs_ray
 
 
 def test_a_checkout_finds_its_labels_and_configs() -> None:
@@ -80,6 +80,7 @@ def test_train_reads_the_named_config(monkeypatch: pytest.MonkeyPatch, tmp_path:
     )
 
 
+@needs_ray
 def test_train_with_rllib_reads_the_named_rllib_config(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("ray.rllib")
     import agents.training.rllib

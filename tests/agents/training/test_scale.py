@@ -7,7 +7,6 @@ missing Ray are checked either way.
 from __future__ import annotations
 
 import sys
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,10 @@ from agents.common.backends import ChunkError, map_chunks
 from agents.common.extras import MissingExtra
 from agents.evaluation.evaluate import EvaluationError, evaluate
 from patience_gym.env import PatienceEnv
-from tests.helpers import ROOT
+from tests.helpers import RAY, ROOT, needs_ray
 
 CONFIGS = ROOT / "configs" / "rllib"
 TINY = str(CONFIGS / "tiny.yaml")
-
-needs_ray = pytest.mark.skipif(find_spec("ray") is None, reason="Ray is not installed (the scale extra)")
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +81,7 @@ def deal_chunk(seeds: list[int]) -> list[tuple[int, int]]:
 CHUNKS = [list(range(i, i + 3)) for i in range(0, 15, 3)]  # BAD_SEED is in the last chunk
 
 
-@pytest.mark.parametrize("backend", ["local", pytest.param("ray", marks=needs_ray)])
+@pytest.mark.parametrize("backend", ["local", pytest.param("ray", marks=RAY)])
 def test_a_bad_deck_names_its_chunk_and_the_chunks_before_are_kept(backend: str, request: Any) -> None:
     if backend == "ray":
         request.getfixturevalue("local_ray")
