@@ -152,7 +152,6 @@ class MacroPolicy:
         self.pending = line[1:]
         return line[0], "bandit" if len(found.lines) > 1 else "only"
 
-
     def _learning_turn(self, env: PatienceEnv, legal: np.ndarray) -> int | None:
         """With ``learn=1``, in Klondike with unlimited passes while the stock holds a card never
         seen: the stock's turn. One pass shows every stock card (three a turn in draw 3), and the
