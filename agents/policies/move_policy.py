@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from gymnasium import spaces
 from torch import nn
 
 from agents.policies.move_scorer import BoardAndMovesPolicy
@@ -84,20 +83,12 @@ class MovePolicy(BoardAndMovesPolicy):
     :data:`SCORER_ARCH`); ``move_k``, the features per action (default: the engine's ``K``), kept
     with the model so that it loads as it was trained."""
 
-    def __init__(
-        self,
-        observation_space: spaces.Space[Any],
-        action_space: spaces.Space[Any],
-        lr_schedule: Any,
-        *args: Any,
-        scorer_arch: list[int] | tuple[int, ...] = SCORER_ARCH,
-        move_k: int | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.scorer_arch = [int(n) for n in scorer_arch]
+    default_scorer_arch = SCORER_ARCH
+
+    def __init__(self, *args: Any, move_k: int | None = None, **kwargs: Any) -> None:
         self.move_k = int(move_k) if move_k is not None else n_features()
         assert feature_names()[LEGAL] == "legal", "the scorer reads column LEGAL as the legal flag"
-        super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
+        super().__init__(*args, **kwargs)
 
     def _check_board(self, board_size: int) -> None:
         # the features' bounds are [-1, 1] (patience_gym.move_features.with_features), the board's [0, 1]

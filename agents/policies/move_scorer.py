@@ -14,6 +14,7 @@ behaviour cloning can reach greedy's decisions, its cycle guard included, and PP
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -96,6 +97,14 @@ class BoardAndMovesPolicy(MaskableActorCriticPolicy):
     move_k: int
     #: the name a config gives the policy (``policy: ...``), for messages
     config_name = "move_scorer"
+    #: the scorer's hidden layers when the config gives none (``policy_kwargs.scorer_arch``)
+    default_scorer_arch: tuple[int, ...] = SCORER_ARCH
+
+    def __init__(self, *args: Any, scorer_arch: Sequence[int] | None = None, **kwargs: Any) -> None:
+        # args: sb3's observation space, action space and learning-rate schedule (and what follows)
+        arch = self.default_scorer_arch if scorer_arch is None else scorer_arch
+        self.scorer_arch = [int(n) for n in arch]
+        super().__init__(*args, **kwargs)
 
     @property
     def n_actions(self) -> int:
@@ -142,20 +151,10 @@ class BoardAndMovesPolicy(MaskableActorCriticPolicy):
 class MoveScorerPolicy(BoardAndMovesPolicy):
     """``MaskableActorCriticPolicy`` whose action logits score each move from its features."""
 
-    def __init__(
-        self,
-        observation_space: spaces.Space[Any],
-        action_space: spaces.Space[Any],
-        lr_schedule: Any,
-        *args: Any,
-        scorer_arch: list[int] | tuple[int, ...] = SCORER_ARCH,
-        feature_rollouts: int = 0,
-        **kwargs: Any,
-    ) -> None:
-        self.scorer_arch = [int(n) for n in scorer_arch]
+    def __init__(self, *args: Any, feature_rollouts: int = 0, **kwargs: Any) -> None:
         self.feature_rollouts = int(feature_rollouts)
         self.move_k = features_per_action(self.feature_rollouts)
-        super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
+        super().__init__(*args, **kwargs)
 
     def _action_head(self, state_latent: int) -> nn.Module:
         return MoveHead(state_latent, self.n_actions, self.scorer_arch, self.activation_fn, self.move_k)

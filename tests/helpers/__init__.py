@@ -15,6 +15,7 @@ The rule scenarios' decks live beside this module: :mod:`tests.helpers.babette` 
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -83,17 +84,19 @@ def tracked_texts(suffixes: set[str]) -> dict[str, str]:
     return {name: path.read_text(errors="replace") for name, path in paths.items() if path.is_file()}
 
 
-def _load_gen_native() -> ModuleType:
-    """``scripts/gen_native.py``, the generator of the native engine's headers, as a module."""
-    spec = importlib.util.spec_from_file_location("gen_native", ROOT / "scripts" / "gen_native.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def script(name: str, module: str | None = None) -> ModuleType:
+    """``scripts/<name>.py`` (a file, not a package) loaded as the module ``module`` (default
+    ``name``), registered in ``sys.modules`` as dataclasses need."""
+    loader = importlib.machinery.SourceFileLoader(module or name, str(ROOT / "scripts" / f"{name}.py"))
+    loaded = ModuleType(loader.name)
+    loaded.__file__ = loader.path
+    sys.modules[loader.name] = loaded
+    loader.exec_module(loaded)
+    return loaded
 
 
 #: ``scripts/gen_native.py``: which games are ported, and their generated headers.
-gen_native = _load_gen_native()
+gen_native = script("gen_native")  # the generator of the native engine's headers
 
 #: The variants whose game has a native port (``src/native/<module>.cpp``, the rule of
 #: ``gen_native.ported_games``), in ``VARIANTS`` order. The tests of what runs on the native engine
@@ -278,6 +281,46 @@ def hidden_rotated(pack: list[str], hidden: list[int]) -> list[str]:
         other[p] = pack[q]
     assert other != pack
     return other
+
+
+def features_agree_until_seen(
+    env: gym.Env[np.ndarray, Any], name: str, read: Callable[[np.ndarray], tuple[bytes, np.ndarray]]
+) -> int:
+    """Play each of seeds 0-3 and the same deal with the later half of its unseen cards moved round
+    (Nestor: its reserve), the same random legal moves on both, reading from each observation what
+    the player sees and the features (``read``): the features must agree until what the player
+    sees tells the deals apart. Gives the number of positions compared."""
+    from patience_gym.core.cards import card_name
+    from patience_gym.determinize import unseen_positions
+    from patience_gym.games.nestor import rectified_deal
+
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    compared = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        pack, hidden = game.deck(), unseen_positions(env)
+        hidden = hidden[len(hidden) // 2 :]
+        if name == "Nestor-v0":  # its deal moves cards: the deal as laid out, reserve last
+            cols, reserve = rectified_deal(list(game.initial_pack))
+            pack = [card_name(col[r]) for r in range(6) for col in cols] + [card_name(c) for c in reserve]
+            hidden = [48, 49, 50, 51]
+        traces = []
+        for cards in (pack, hidden_rotated(pack, hidden)):
+            obs, info = env.reset(options={"deck": cards})
+            trace = [read(obs)]
+            while len(trace) <= 200 and info["action_mask"].any():
+                rng = np.random.default_rng(len(trace))  # the same choices on both deals
+                obs, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+                trace.append(read(obs))
+                if term or trunc:
+                    break
+            traces.append(trace)
+        for (seen_a, f_a), (seen_b, f_b) in zip(*traces, strict=False):
+            if seen_a != seen_b:
+                break  # a hidden card has turned up: the player may now tell the deals apart
+            assert np.array_equal(f_a, f_b), f"{name} seed {seed}: features differ with nothing seen"
+            compared += 1
+    return compared
 
 
 #: A tiny run that clones greedy on 12 games and then takes 64 PPO steps (the imitation and move

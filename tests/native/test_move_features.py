@@ -13,13 +13,10 @@ import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
 import patience_gym.move_features as mf
-from patience_gym.core.cards import card_name
-from patience_gym.determinize import unseen_positions
 from patience_gym.games import Variant
-from patience_gym.games.nestor import rectified_deal
 from patience_gym.native import NativeGame, reference
 from patience_gym.vector import PatienceVectorEnv
-from tests.helpers import PORTED, hidden_rotated
+from tests.helpers import PORTED, features_agree_until_seen
 
 COL = {name: i for i, name in enumerate(mf.feature_names())}
 K = mf.n_features()
@@ -173,34 +170,7 @@ def test_the_features_do_not_depend_on_hidden_cards(name: str) -> None:
     """Two deals that differ only in cards unseen at the start: the same moves give the same
     features until an observation tells the deals apart."""
     env = gym.make(f"patience_gym/{name}", engine="native")
-    game: NativeGame = env.unwrapped.game  # type: ignore[attr-defined]
-    compared = 0
-    for seed in range(4):
-        env.reset(seed=seed)
-        pack, hidden = game.deck(), unseen_positions(env)
-        hidden = hidden[len(hidden) // 2 :]
-        if name == "Nestor-v0":  # its deal moves cards: the deal as laid out, reserve last
-            cols, reserve = rectified_deal(list(game.initial_pack))
-            pack = [card_name(col[r]) for r in range(6) for col in cols] + [card_name(c) for c in reserve]
-            hidden = [48, 49, 50, 51]
-        traces = []
-        for cards in (pack, hidden_rotated(pack, hidden)):
-            obs, info = env.reset(options={"deck": cards})
-            trace = []
-            for step in range(200):
-                trace.append((obs.tobytes(), mf.move_features(env)))
-                legal = np.flatnonzero(info["action_mask"])
-                if legal.size == 0:
-                    break
-                obs, _, term, trunc, info = env.step(int(np.random.default_rng(step).choice(legal)))
-                if term or trunc:
-                    break
-            traces.append(trace)
-        for (seen_a, f_a), (seen_b, f_b) in zip(*traces, strict=False):
-            if seen_a != seen_b:
-                break  # a hidden card has turned up: the player may now tell the deals apart
-            assert np.array_equal(f_a, f_b), f"{name} seed {seed}: features differ with nothing seen"
-            compared += 1
+    compared = features_agree_until_seen(env, name, lambda obs: (obs.tobytes(), mf.move_features(env)))
     assert compared >= 10
 
 

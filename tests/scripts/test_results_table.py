@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -13,18 +11,13 @@ from typing import Any
 import pytest
 
 from agents.solving.labels import labels_for
-from tests.helpers import LABELS, ROOT
+from tests.helpers import LABELS, script
 
 DRAW3 = {"draw": 3, "passes": None, "partial_moves": True}
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("results_script", ROOT / "scripts" / "results.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["results_script"] = module
-    spec.loader.exec_module(module)
-    return module
+    return script("results", "results_script")
 
 
 def test_labels_only_refreshes_the_option_set_rows_already_in_the_table(tmp_path: Path) -> None:

@@ -15,13 +15,11 @@ import patience_gym  # noqa: F401  (registers the ids)
 from agents.policies.base import GreedyPolicy
 from agents.policies.features import FEATURE_NAMES, K, MoveFeatures
 from agents.policies.shadow import Shadow
-from patience_gym.core.cards import card_name
 from patience_gym.determinize import unseen_positions
 from patience_gym.env import PatienceEnv
-from patience_gym.games.nestor import rectified_deal
 from patience_gym.native import reference
 from patience_gym.testing import deck
-from tests.helpers import CLONING_RUN, ROOT, TINY, agreement_share, hidden_rotated
+from tests.helpers import CLONING_RUN, ROOT, TINY, agreement_share, features_agree_until_seen
 
 COL = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
@@ -120,37 +118,8 @@ def test_features_do_not_depend_on_hidden_cards(name: str) -> None:
     (Babette's heuristic reads the row a deal turns up: scored on the real game, the deal move's
     heuristic change would differ here.)"""
     env = MoveFeatures(gym.make(f"patience_gym/{name}"))
-    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    compared = 0
-    for seed in range(4):
-        env.reset(seed=seed)
-        pack, hidden = core.game.deck(), unseen_positions(env)
-        hidden = hidden[len(hidden) // 2 :]
-        if name == "Nestor-v0":  # its deal moves cards: the deal as laid out, reserve last
-            cols, reserve = rectified_deal(list(core.game.initial_pack))
-            pack = [card_name(col[r]) for r in range(6) for col in cols] + [card_name(c) for c in reserve]
-            hidden = [48, 49, 50, 51]
-        other = hidden_rotated(pack, hidden)
-        traces = []
-        for cards in (pack, other):
-            obs, info = env.reset(options={"deck": cards})
-            trace = []
-            for _ in range(200):
-                n = core.game.n_actions
-                trace.append((obs[: -n * K].tobytes(), obs[-n * K :].copy()))
-                if not info["action_mask"].any():
-                    break
-                rng = np.random.default_rng(len(trace))  # the same choices on both deals
-                legal = np.flatnonzero(info["action_mask"])
-                obs, _, term, trunc, info = env.step(int(rng.choice(legal)))
-                if term or trunc:
-                    break
-            traces.append(trace)
-        for (seen_a, f_a), (seen_b, f_b) in zip(*traces, strict=False):
-            if seen_a != seen_b:
-                break  # a hidden card has turned up: the player may now tell the deals apart
-            assert (f_a == f_b).all(), f"{name} seed {seed}: features differ with nothing seen"
-            compared += 1
+    n = env.unwrapped.game.n_actions  # type: ignore[attr-defined]
+    compared = features_agree_until_seen(env, name, lambda obs: (obs[: -n * K].tobytes(), obs[-n * K :]))
     assert compared >= 10
 
 

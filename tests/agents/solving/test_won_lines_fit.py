@@ -7,10 +7,9 @@ line."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import gymnasium as gym
@@ -21,7 +20,7 @@ from agents.solving.labels import read_labels
 from agents.solving.shorten import Deal, dealt, erase_loops, shorten, shorten_file, wins_within_limit
 from patience_gym.core.game import Game
 from patience_gym.games import get_variant
-from tests.helpers import LABELS, ROOT
+from tests.helpers import LABELS, script
 
 LABEL_FILES = sorted(LABELS.glob("*.csv"))
 
@@ -83,18 +82,21 @@ def _legal(game: Game[Any]) -> list[int]:
     return [int(a) for a in np.flatnonzero(game.legal_mask())]
 
 
+def _two_moves(here: Game[Any]) -> Iterator[tuple[int, int, Game[Any]]]:
+    """Every two legal moves in a row from ``here``, with the position they lead to."""
+    for a in _legal(here):
+        there = _at(here, (a,))
+        for b in _legal(there):
+            yield a, b, _at(there, (b,))
+
+
 def _a_move_and_its_undo(start: Game[Any], line: tuple[int, ...]) -> tuple[int, tuple[int, int]]:
     """The first place of ``line`` with two moves that leave the position as it was, and those."""
     for k in range(len(line)):
         here = _at(start, line[:k])
-        for a in _legal(here):
-            there = here.clone()
-            there.apply(a)
-            for b in _legal(there):
-                back = there.clone()
-                back.apply(b)
-                if back.state_key() == here.state_key():
-                    return k, (a, b)
+        for a, b, back in _two_moves(here):
+            if back.state_key() == here.state_key():
+                return k, (a, b)
     raise AssertionError("no move on the line can be undone")
 
 
@@ -104,14 +106,9 @@ def _a_move_in_two(start: Game[Any], line: tuple[int, ...]) -> tuple[int, tuple[
     for k, move in enumerate(line):
         here = _at(start, line[:k])
         target = _at(here, (move,)).state_key()
-        for a in _legal(here):
-            there = here.clone()
-            there.apply(a)
-            for b in _legal(there):
-                two = there.clone()
-                two.apply(b)
-                if a != move and two.state_key() == target:
-                    return k, (a, b)
+        for a, b, two in _two_moves(here):
+            if a != move and two.state_key() == target:
+                return k, (a, b)
     raise AssertionError("no move of the line is made by two others")
 
 
@@ -167,14 +164,6 @@ def test_a_label_file_keeps_every_other_line_byte_for_byte(tmp_path: Path) -> No
     assert shorten_file(path, budgets=()).lengths == {}  # nothing left to do: the file stays
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("shorten_lines", ROOT / "scripts" / "shorten_lines.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -190,7 +179,7 @@ def test_the_script_refuses_bad_input_in_one_line(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as stop:
-        _script().main(argv)
+        script("shorten_lines").main(argv)
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("shorten_lines.py: error:") and message in err and "\n" not in err
