@@ -55,36 +55,43 @@ from patience_gym.vector import PatienceVectorEnv
 Runner = Callable[[float], float]  # seconds -> game-steps per second
 
 
-# Each contestant's runner has the same timing loop (100 steps between clock reads, until the
-# deadline) around its own way of stepping; the loop stays written out in each so that nothing
-# but the engine's step sits between the clock reads (a shared helper would add a call per step).
+def timed(chunk: Callable[[], int]) -> Runner:
+    """The runner of a contestant: steps per second of ``chunk`` (it plays a run of steps in a
+    loop of its own and says how many) called until the seconds given have passed. The clock is
+    read once a chunk, and each contestant's chunk is written out in full, so that nothing but its
+    engine's step, not even a call, sits between one step and the next."""
+
+    def run(seconds: float) -> float:
+        steps, start = 0, time.perf_counter()
+        deadline = start + seconds
+        while True:
+            steps += chunk()
+            if time.perf_counter() > deadline:
+                return steps / (time.perf_counter() - start)
+
+    return run
+
+
 def single(env_id: str, engine: str) -> Runner:
     env = gym.make(env_id, engine=engine)
     pick = random.Random(0).randrange
     state: dict[str, Any] = {"info": env.reset(seed=0)[1], "episode": 0}
 
-    def run(seconds: float) -> float:
+    def chunk() -> int:
         info = state["info"]
-        steps = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(100):
-                legal = info["action_mask"].nonzero()[0]
-                _, _, term, trunc, info = env.step(int(legal[pick(len(legal))]))
-                steps += 1
-                while term or trunc or not info["action_mask"].any():  # a deal may offer no move
-                    # As an RL loop does (and as OpenSpiel's loop starts a new game): the env was
-                    # seeded once, and reset() deals the next game from its generator.
-                    state["episode"] += 1
-                    info = env.reset()[1]
-                    term = trunc = False
-            if time.perf_counter() > deadline:
-                break
+        for _ in range(100):
+            legal = info["action_mask"].nonzero()[0]
+            _, _, term, trunc, info = env.step(int(legal[pick(len(legal))]))
+            while term or trunc or not info["action_mask"].any():  # a deal may offer no move
+                # As an RL loop does (and as OpenSpiel's loop starts a new game): the env was
+                # seeded once, and reset() deals the next game from its generator.
+                state["episode"] += 1
+                info = env.reset()[1]
+                term = trunc = False
         state["info"] = info
-        return steps / (time.perf_counter() - start)
+        return 100
 
-    return run
+    return timed(chunk)
 
 
 def batched(env_id: str, n: int, native_pick: bool) -> tuple[Runner, int, int]:
@@ -104,17 +111,12 @@ def batched(env_id: str, n: int, native_pick: bool) -> tuple[Runner, int, int]:
 
     pick = unwrapped.sample_legal_actions if native_pick else numpy_pick
 
-    def run(seconds: float) -> float:
-        steps = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while time.perf_counter() < deadline:
-            for _ in range(10):
-                vec.step(pick())
-                steps += n
-        return steps / (time.perf_counter() - start)
+    def chunk() -> int:
+        for _ in range(10):
+            vec.step(pick())
+        return 10 * n
 
-    return run, unwrapped.bytes_per_game, int(unwrapped.batch.engine.bytes_per_game)
+    return timed(chunk), unwrapped.bytes_per_game, int(unwrapped.batch.engine.bytes_per_game)
 
 
 def openspiel() -> Runner | None:
@@ -128,31 +130,25 @@ def openspiel() -> Runner | None:
     pick = random.Random(0).randrange
     holder = {"state": game.new_initial_state()}
 
-    def run(seconds: float) -> float:
-        state = holder["state"]
-        steps = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(100):
-                while state.is_chance_node():
-                    # solitaire's chance outcomes (the card turned up) are equally likely
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[pick(len(outcomes))][0])
-                if state.is_terminal():
-                    state = game.new_initial_state()
-                    continue
-                observation.set_from(state, player=0)
-                observation.tensor.copy()
-                legal = state.legal_actions()
-                state.apply_action(legal[pick(len(legal))])
-                steps += 1
-            if time.perf_counter() > deadline:
-                break
+    def chunk() -> int:
+        state, steps = holder["state"], 0
+        for _ in range(100):
+            while state.is_chance_node():
+                # solitaire's chance outcomes (the card turned up) are equally likely
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[pick(len(outcomes))][0])
+            if state.is_terminal():
+                state = game.new_initial_state()
+                continue
+            observation.set_from(state, player=0)
+            observation.tensor.copy()
+            legal = state.legal_actions()
+            state.apply_action(legal[pick(len(legal))])
+            steps += 1
         holder["state"] = state
-        return steps / (time.perf_counter() - start)
+        return steps
 
-    return run
+    return timed(chunk)
 
 
 def build(spec: tuple[Any, ...]) -> tuple[Runner | None, tuple[int, int]]:
