@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from agents.common.backends import ChunkError, add_backend_arguments
 from agents.common.config import ConfigError, load
-from agents.common.data import find_config
+from agents.common.data import add_labels_argument, find_config
 from agents.registry import spec_help, spec_table
 
 
@@ -154,14 +154,8 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--episodes", type=int, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, help="first deal's seed (>= 0, default 0)")
-    # Alike in form to solve's flags (a number, the backend flags, --labels), not in meaning: evaluate
-    # reads labels to score the policies, solve writes them; their help texts say so.
     add_backend_arguments(p, "episodes")
-    p.add_argument(
-        "--labels",
-        help="folder of solver labels (default: the package's own, agents/data/labels/): each policy's "
-        "wins among the winnable deals",
-    )
+    add_labels_argument(p, "read for each policy's wins among the winnable deals")
     _add_set(p, "override a config key, e.g. env_kwargs.draw=3")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
 

@@ -79,6 +79,14 @@ def shipped_labels() -> Path:
     return package_data("data", "labels")
 
 
+def add_labels_argument(p: Any, use: str) -> None:
+    """``--labels``, the folder of solver label files, alike in the commands that use one: evaluate
+    reads it to score the policies, solve writes it; ``use`` says which."""
+    p.add_argument(
+        "--labels", help=f"folder of solver labels (default: the package's own, agents/data/labels/): {use}"
+    )
+
+
 def shipped_configs() -> Path:
     """The folder of the shipped configs: the checkout's ``configs/`` when there is one (an editable
     install's copy in site-packages may be older), else the wheel's ``agents/data/configs/``."""

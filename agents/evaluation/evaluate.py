@@ -87,9 +87,7 @@ class Episode:
     length: int
     truncated: bool
     seconds: float = field(default=0.0, compare=False)
-    """The CPU seconds of the process that played the episode (the policy's and the env's): one
-    core's time, which the other work on a shared machine does not inflate as it does wall time.
-    A measurement, not an outcome: two plays of a deal are equal whatever their times."""
+    """CPU seconds of the process that played it (one core's: other work does not inflate it); uncompared."""
     nodes: int = 0
     """Search nodes the policy spent on the episode, where it counts them (its ``spent`` after the
     episode: the macro planner's solver nodes); 0 otherwise."""

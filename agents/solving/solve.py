@@ -37,6 +37,7 @@ from typing import Any
 
 from agents.common.backends import add_backend_arguments, per_seed, ray_command, refuse_workers_on_a_cluster
 from agents.common.config import ConfigError, load
+from agents.common.data import add_labels_argument
 from agents.solving.chunks import CHUNK, SolveConfig, existing_labels, parse_seeds, solved_chunks
 from agents.solving.dive import add_search_arguments, check_modes, search_mode
 from agents.solving.labels import (
@@ -189,11 +190,7 @@ def add_arguments(p: Any) -> None:
     )
     p.add_argument("--seconds", type=float, help="also stop a deal after this many seconds")
     add_backend_arguments(p, "deals")
-    p.add_argument(
-        "--labels",
-        help="folder of label files to write (default: the package's own, agents/data/labels/, in a "
-        "checkout; an installed package needs --labels)",
-    )
+    add_labels_argument(p, "written (an installed package's own are not: give --labels)")
     p.add_argument("--overwrite", action="store_true", help="label again from scratch instead of resuming")
     p.add_argument(
         "--deepen",
