@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The wheel as a user meets it: build it (pip wheel .), install it into a fresh virtual environment
-# outside the checkout (torch pinned first, then the wheel with the train extra), and run the
-# README's user commands from another folder, so that nothing of the checkout is on sys.path:
-# list, show, evaluate with its winnable column (the labels shipped as package data), train of the
-# tiny config by name (the configs shipped as package data), replay, and solve's --labels rule.
+# outside the checkout (torch pinned first, then the wheel with the train and recipes extras), and
+# run the README's user commands from another folder, so that nothing of the checkout is on
+# sys.path: list, show, evaluate with its winnable column (the labels shipped as package data),
+# train of the tiny config by name (the configs shipped as package data), replay, solve's --labels
+# rule, and TorchRL's GymEnv over every registered id.
 # Each failure stops with one line naming what failed and exits 1. pip's cache is reused; the
 # native engine compiles again in `pip wheel` (expected: a wheel is built from the sources).
 # Usage: bash scripts/wheel_test.sh          (.ci/run calls it after the test suite)
@@ -56,7 +57,7 @@ step "a fresh virtual environment in $work/venv: torch==2.13.0 first, then the w
 bin="$work/venv/bin"
 # torch pinned and first: an unpinned one (or one pulled in by stable-baselines3) is a CUDA build of GBs.
 "$bin/python" -m pip install -q "torch==2.13.0" || fail "pip install torch==2.13.0"
-"$bin/python" -m pip install -q "$wheel[train]" || fail "pip install $(basename "$wheel")[train]"
+"$bin/python" -m pip install -q "$wheel[train,recipes]" || fail "pip install $(basename "$wheel")[train,recipes]"
 torch=$("$bin/python" -c "import torch; print(torch.__version__)")
 [[ $torch == 2.13.0* ]] || fail "the wheel's dependencies replaced torch 2.13.0 with $torch"
 
@@ -101,5 +102,18 @@ step "patience-gym solve: no --labels in an installed package is one line and st
 refused solve_default --labels "$bin/patience-gym" solve --env Nestor-v0 --seeds 0:2
 run solve "$bin/patience-gym" solve --env Nestor-v0 --seeds 0:2 --labels my_labels
 [ -f "$work/user/my_labels/Nestor-v0.csv" ] || fail "solve --labels my_labels wrote no Nestor-v0.csv there"
+
+step "TorchRL's GymEnv builds every registered id and reads its info (the recipes extra)"
+run torchrl "$bin/python" -c "
+import patience_gym, torch
+from torchrl.envs import GymEnv, default_info_dict_reader
+for variant in patience_gym.VARIANTS:
+    env = GymEnv(variant.env_id, categorical_action_encoding=True, mask_dtype='bool')
+    env.set_info_dict_reader(default_info_dict_reader(['won', 'foundation_cards', 'action_mask']))
+    td = env.rand_step(env.reset())
+    assert td['next', 'action_mask'].dtype == torch.bool, variant.env_id
+    print(variant.env_id, int(td['next', 'foundation_cards']))
+"
+expect torchrl TheKings-v0 "GymEnv over the last id"
 
 step "passed: the wheel installs and its user commands run outside the checkout ($((SECONDS - start)) s)"
