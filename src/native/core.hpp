@@ -221,6 +221,27 @@ public:
     // does not (as the solver's ordering does by playing each move first): the planner's capped
     // searches may then play a move only when they try it, instead of every move up front.
     virtual bool planner_moves_ranked() const { return false; }
+    // planner_moves() as one flat list that allocates nothing once warm (the capped searches ask
+    // for it at every position): move i is acts[start[i]] .. acts[start[i + 1] - 1], with prio[i].
+    struct MoveList {
+        std::vector<int> acts, start{0}, prio;
+        void clear() {
+            acts.clear();
+            start.resize(1);
+            prio.clear();
+        }
+        void add(const int* a, int n, int priority) {
+            acts.insert(acts.end(), a, a + n);
+            start.push_back(static_cast<int>(acts.size()));
+            prio.push_back(priority);
+        }
+        int size() const { return static_cast<int>(prio.size()); }
+    };
+    virtual void planner_moves_flat(MoveList& out) const {
+        std::vector<SolverMove> moves;
+        planner_moves(moves);
+        for (const auto& m : moves) out.add(m.actions.data(), static_cast<int>(m.actions.size()), m.priority);
+    }
 
     // The layered beam search's hooks (beam.hpp). beam_layer(): a number that no move ever
     // decreases (the cards taken from the pack so far, say); -1, the default, when the variant

@@ -464,20 +464,29 @@ public:
     //   passes it changes nothing). So k stops at the first repeated talon size: k <= 24 + 2.
     // Limited passes are handled by the same walk: a new pass is offered only while passes are
     // left (can_pass()), exactly as apply() would allow it.
-    void solver_moves(std::vector<SolverMove>& out) const override { moves(out, false); }
+    void solver_moves(std::vector<SolverMove>& out) const override {
+        moves([&out](const int* a, int n, int prio) { out.push_back({{a, a + n}, prio}); }, false);
+    }
 
     // The planner's moves (core.hpp, not safe): the solver's, less the pile -> pile moves that
     // neither turn up a card, nor empty a pile, nor uncover a card that goes straight to its
     // foundation (the dominance Solvitaire and lonelybot prune by: shuffling runs between piles
-    // is seldom what wins).
-    // Ranked (core.hpp): a move that puts a card up gets 100 more, so it comes first, as in the
-    // solver's ordering.
+    // is seldom what wins). Ranked (core.hpp): a move that puts a card up gets 100 more, so it
+    // comes first, as in the solver's ordering.
     void planner_moves(std::vector<SolverMove>& out) const override {
-        moves(out, true);
-        for (auto& m : out) {
-            const int last = m.actions.back();
-            if (last == TALON_F || (last >= PILE_F0 && last < TALON_P0)) m.priority += 100;
-        }
+        MoveList flat;
+        planner_moves_flat(flat);
+        for (int i = 0; i < flat.size(); ++i)
+            out.push_back({{flat.acts.begin() + flat.start[i], flat.acts.begin() + flat.start[i + 1]}, flat.prio[i]});
+    }
+    void planner_moves_flat(MoveList& out) const override {
+        moves(
+            [&out](const int* a, int n, int prio) {
+                const int last = a[n - 1];
+                const bool up = last == TALON_F || (last >= PILE_F0 && last < TALON_P0);
+                out.add(a, n, prio + (up ? 100 : 0));
+            },
+            true);
     }
     bool planner_moves_ranked() const override { return true; }
 
@@ -488,30 +497,33 @@ public:
         return to_foundation(piles_[m.src][k - 1]);
     }
 
-    void moves(std::vector<SolverMove>& out, bool pruned) const {
+    // Every solver move (pruned: the planner's) to add(actions, count, priority).
+    template <class Add>
+    void moves(Add&& add, bool pruned) const {
         std::array<std::uint8_t, N_ACTIONS> mask;
         legal_mask(mask.data());
         for (int a = PILE_F0; a < TALON_P0; ++a)
-            if (mask[a]) out.push_back({{a}, move_priority(a)});
+            if (mask[a]) add(&a, 1, move_priority(a));
         for (int a = PILE_P0; a < N_ACTIONS; ++a)
-            if (mask[a] && (!pruned || useful_pile_move(a))) out.push_back({{a}, move_priority(a)});
+            if (mask[a] && (!pruned || useful_pile_move(a))) add(&a, 1, move_priority(a));
         const int n = waste_size();
         int nt = talon_.size(), used = passes_used_;
         std::array<bool, 25> met{};
-        std::vector<int> line;
+        std::array<int, 32> line;  // k turns (k <= 24 + 2, see above), then the play
+        int k = 0;
         for (;;) {
             met[static_cast<std::size_t>(nt)] = true;
             if (nt > 0) {
                 const int t = waste_card(nt - 1);
-                const int prio = line.empty() ? 4 : 2;
+                const int prio = k == 0 ? 4 : 2;
                 if (to_foundation(t)) {
-                    out.push_back({line, prio});
-                    out.back().actions.push_back(TALON_F);
+                    line[static_cast<std::size_t>(k)] = TALON_F;
+                    add(line.data(), k + 1, prio);
                 }
                 for (int j = 0; j < N_PILES; ++j)
                     if (to_pile(t, j)) {
-                        out.push_back({line, prio});
-                        out.back().actions.push_back(TALON_P0 + j);
+                        line[static_cast<std::size_t>(k)] = TALON_P0 + j;
+                        add(line.data(), k + 1, prio);
                     }
             }
             if (nt < n) {
@@ -523,7 +535,7 @@ public:
                 break;
             }
             if (met[static_cast<std::size_t>(nt)]) break;
-            line.push_back(STOCK);
+            line[static_cast<std::size_t>(k++)] = STOCK;
         }
     }
 

@@ -122,21 +122,24 @@ private:
     // move is played (and counted) only when it is tried, so the budget goes to positions entered
     // rather than to siblings generated and never searched.
     struct Lazy {
-        Game* game;                           // the depth's game, owned by pool_
-        std::vector<Game::SolverMove> moves;  // worst first: tried from the back
+        Game* game;                 // the depth's game, owned by pool_
+        Game::MoveList moves;       // the planner's moves here
+        std::vector<int> order;     // indices into moves, worst first: tried from the back
     };
-    void lazy_moves(const Game& g, std::vector<Game::SolverMove>& out) {
-        out.clear();
+    void lazy_moves(const Game& g, Lazy& f) {
+        f.moves.clear();
+        f.order.clear();
         const int safe = g.safe_move();
         if (safe >= 0) {
-            out.push_back({{safe}, 0});
+            f.moves.add(&safe, 1, 0);
+            f.order.push_back(0);
             return;
         }
-        g.planner_moves(out);
+        g.planner_moves_flat(f.moves);
         // tried from the back: the highest priority first, among equals the first listed
-        std::reverse(out.begin(), out.end());
-        std::stable_sort(out.begin(), out.end(), [](const Game::SolverMove& x, const Game::SolverMove& y) {
-            return x.priority < y.priority;
+        for (int i = f.moves.size() - 1; i >= 0; --i) f.order.push_back(i);
+        std::stable_sort(f.order.begin(), f.order.end(), [&f](int x, int y) {
+            return f.moves.prio[static_cast<std::size_t>(x)] < f.moves.prio[static_cast<std::size_t>(y)];
         });
     }
     // The game of depth d (a copy kept from search to search: no allocation per position).
@@ -150,7 +153,7 @@ private:
         auto push = [&](Game* g) {
             if (stack.size() <= depth) stack.emplace_back();
             stack[depth].game = g;
-            lazy_moves(*g, stack[depth].moves);
+            lazy_moves(*g, stack[depth]);
             ++depth;
         };
         Game* root = at_depth(0, start);
@@ -158,15 +161,17 @@ private:
         push(root);
         while (depth > 0) {
             Lazy& top = stack[depth - 1];
-            if (top.moves.empty()) {
+            if (top.order.empty()) {
                 --depth;
                 continue;
             }
             if (++spent_ > cap_) return false;
             Game* child = at_depth(depth, start);
             child->assign(*top.game);
-            for (int a : top.moves.back().actions) child->apply(a);
-            top.moves.pop_back();
+            const auto m = static_cast<std::size_t>(top.order.back());
+            top.order.pop_back();
+            for (int i = top.moves.start[m]; i < top.moves.start[m + 1]; ++i)
+                child->apply(top.moves.acts[static_cast<std::size_t>(i)]);
             if (child->won() || child->sure_win()) return true;
             if (!seen_.insert(child->canonical_hash())) continue;
             best_ = std::max(best_, child->foundation_cards());
