@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agents.solving.labels import labels_for
-from tests.helpers import LABELS, script
+from tests.helpers import LABELS, ROOT, script
 
 DRAW3 = {"draw": 3, "passes": None, "partial_moves": True}
 
@@ -336,3 +336,24 @@ def test_a_row_of_the_same_model_keeps_its_seeds_where_the_training_folders_are_
     measured = {**new, "training_seeds": [{"seed": 0, "wins": 1}]}
     assert results.keep_extras(old, measured)["training_seeds"] == [{"seed": 0, "wins": 1}]
     assert "training_seeds" not in results.keep_extras(old, {"policy": "greedy", "games": 1000})
+
+
+def test_every_row_of_a_labelled_variant_gives_its_wins_among_the_winnable_deals() -> None:
+    """The published table (issue 47: Nestor's random and greedy rows lacked it): where the solver
+    labelled a variant's deals, every policy row says how many of the winnable ones it won, and
+    that count is its won seeds' share of the winnable row's (results.json)."""
+    table = json.loads((ROOT / "results" / "results.json").read_text())
+    rows = [line.split(" | ") for line in (ROOT / "results" / "results.md").read_text().splitlines()]
+    checked = 0
+    for group, measured in table.items():
+        winnable = next((r for r in measured if r["policy"].startswith("winnable")), None)
+        if winnable is None:
+            continue
+        lines = [cells for cells in rows if cells[0] == f"| {group}" and "winnable" not in cells[1]]
+        assert len(lines) == len(measured) - 1, group
+        won = set(winnable["won_seeds"])
+        for row, cells in zip((r for r in measured if r is not winnable), lines, strict=True):
+            hits = len(won & set(row["won_seeds"]))
+            assert cells[5].startswith(f"{hits}/{len(won)} ("), (group, cells[1], cells[5])
+            checked += 1
+    assert checked >= 40
