@@ -22,18 +22,18 @@ places, which depends on which cards are hidden, never on where they lie. Its ch
 never depend on a hidden card (tests/agents/policies/test_macro.py). Its randomness is seeded with
 the episode's seed and the decision's number.
 
-Spec: ``macro`` or ``macro:samples=100,batch=10,nodes=2000,c=1,cards=0,region=2000,known=200000,
-seconds=0,learn=0`` (any subset).
+Spec: ``macro`` or ``macro:samples=50,batch=5,nodes=3000,c=1,cards=0.2,region=2000,known=200000,
+seconds=0,learn=0`` (any subset; the defaults are the long run's settings, docs/planner.md).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import numpy as np
 
 from agents.policies.base import GreedyPolicy
+from agents.policies.settings import parse_settings, settings_usage
 from patience_gym.determinize import hidden_frame, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.solver import macro_decide
@@ -42,11 +42,11 @@ __all__ = ["SETTINGS", "MacroPolicy", "make_macro", "spec_help"]
 
 #: Each setting: its default and what it is.
 SETTINGS: dict[str, tuple[float, str]] = {
-    "samples": (100, "sampled deals a candidate is judged on before it is played"),
-    "batch": (10, "sampled deals the bandit gives a candidate at a time"),
-    "nodes": (2000, "solver nodes of each sampled deal's capped search"),
+    "samples": (50, "sampled deals a candidate is judged on before it is played"),
+    "batch": (5, "sampled deals the bandit gives a candidate at a time"),
+    "nodes": (3000, "positions of each sampled deal's capped search"),
     "c": (1.0, "UCB1's exploration constant, on values from 0 to 1"),
-    "cards": (0.0, "weight of the foundation share reached by a capped search that did not win"),
+    "cards": (0.2, "weight of the foundation share reached by a capped search that did not win"),
     "region": (2000, "positions of the quiet region explored at most"),
     "known": (200_000, "solver nodes of the one solve of the real deal once nothing is hidden"),
     "seconds": (0.0, "seconds a decision may take at most (0: no limit; then the most sampled)"),
@@ -58,39 +58,29 @@ _FLOATS = ("c", "cards", "seconds")
 class MacroPolicy:
     """The macro planner (see the module docstring)."""
 
-    def __init__(
-        self,
-        samples: int = 100,
-        batch: int = 10,
-        nodes: int = 2000,
-        c: float = 1.0,
-        cards: float = 0.0,
-        region: int = 2000,
-        known: int = 200_000,
-        seconds: float = 0.0,
-        learn: int = 0,
-    ) -> None:
-        for key, value in (
-            ("samples", samples),
-            ("batch", batch),
-            ("nodes", nodes),
-            ("region", region),
-            ("known", known),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"macro: {key} must be a whole number >= 1, got {value!r}")
-        for key, number in (("c", c), ("cards", cards), ("seconds", seconds)):
-            if isinstance(number, bool) or not isinstance(number, int | float) or not number >= 0:
-                raise ValueError(f"macro: {key} must be a number >= 0, got {number!r}")
-        if learn not in (0, 1) or isinstance(learn, bool):
-            raise ValueError(f"macro: learn must be 0 or 1, got {learn!r}")
-        if cards > 1:
-            raise ValueError(f"macro: cards must be at most 1 (a win scores 1), got {cards!r}")
-        self.samples, self.batch, self.nodes, self.region, self.known = samples, batch, nodes, region, known
-        self.c, self.cards, self.seconds = float(c), float(cards), float(seconds)
-        self.learn = learn
-        values = (samples, batch, nodes, c, cards, region, known, seconds, learn)
-        self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in zip(SETTINGS, values, strict=True)) + ")"
+    def __init__(self, **settings: float) -> None:
+        """Any of :data:`SETTINGS` by name (the others at their defaults); a value out of range
+        raises ``ValueError`` saying what is allowed."""
+        unknown = sorted(set(settings) - set(SETTINGS))
+        if unknown:
+            raise ValueError(f"macro: no setting {unknown[0]!r}; the settings are {', '.join(SETTINGS)}")
+        value = {k: settings.get(k, d) for k, (d, _) in SETTINGS.items()}
+        for key in ("samples", "batch", "nodes", "region", "known"):
+            v = value[key]
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"macro: {key} must be a whole number >= 1, got {v!r}")
+        for key in _FLOATS:
+            v = value[key]
+            if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0:
+                raise ValueError(f"macro: {key} must be a number >= 0, got {v!r}")
+        if value["learn"] not in (0, 1) or isinstance(value["learn"], bool):
+            raise ValueError(f"macro: learn must be 0 or 1, got {value['learn']!r}")
+        if value["cards"] > 1:
+            raise ValueError(f"macro: cards must be at most 1 (a win scores 1), got {value['cards']!r}")
+        self.samples, self.batch, self.nodes = int(value["samples"]), int(value["batch"]), int(value["nodes"])
+        self.region, self.known, self.learn = int(value["region"]), int(value["known"]), int(value["learn"])
+        self.c, self.cards, self.seconds = float(value["c"]), float(value["cards"]), float(value["seconds"])
+        self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in value.items()) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)
 
@@ -169,22 +159,9 @@ class MacroPolicy:
 def make_macro(settings: str | None = None) -> MacroPolicy:
     """The policy of a spec's settings (``""`` or ``None`` for the defaults); an unknown name or a
     value out of range raises ``ValueError`` saying what is allowed."""
-    kwargs: dict[str, Any] = {}
-    allowed = ", ".join(f"{k} (default {d:g}: {doc})" for k, (d, doc) in SETTINGS.items())
-    for part in filter(None, (p.strip() for p in (settings or "").split(","))):
-        key, eq, value = (s.strip() for s in part.partition("="))
-        if not eq or key not in SETTINGS:
-            raise ValueError(f"macro setting {part!r} not understood; use name=value with: {allowed}")
-        if key in kwargs:
-            raise ValueError(f"macro setting {key} is given twice")
-        try:
-            kwargs[key] = float(value) if key in _FLOATS else int(value.replace("_", ""))
-        except ValueError:
-            kind = "a number" if key in _FLOATS else "a whole number"
-            raise ValueError(f"macro setting {key}={value!r} must be {kind}") from None
-    return MacroPolicy(**kwargs)
+    return MacroPolicy(**parse_settings("macro", settings, SETTINGS, _FLOATS))
 
 
 def spec_help() -> str:
     """The spec with every setting at its default, as error messages show it."""
-    return "macro[:" + ",".join(f"{k}={d:g}" for k, (d, _) in SETTINGS.items()) + "]"
+    return settings_usage("macro", SETTINGS)

@@ -27,10 +27,9 @@ subset). docs/planner.md measures it on Klondike draw 3.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from agents.policies.settings import parse_settings, settings_usage
 from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.solver import seen_hash, uct_search
@@ -116,22 +115,9 @@ class UctPolicy:
 def make_uct(settings: str | None = None) -> UctPolicy:
     """The policy of a spec's settings (``""`` or ``None`` for the defaults); an unknown name or a
     value out of range raises ``ValueError`` saying what is allowed."""
-    kwargs: dict[str, Any] = {}
-    allowed = ", ".join(f"{k} (default {d:g}: {doc})" for k, (d, doc) in SETTINGS.items())
-    for part in filter(None, (p.strip() for p in (settings or "").split(","))):
-        key, eq, value = (s.strip() for s in part.partition("="))
-        if not eq or key not in SETTINGS:
-            raise ValueError(f"uct setting {part!r} not understood; use name=value with: {allowed}")
-        if key in kwargs:
-            raise ValueError(f"uct setting {key} is given twice")
-        try:
-            kwargs[key] = float(value) if key in ("c", "gamma") else int(value.replace("_", ""))
-        except ValueError:
-            kind = "a number" if key in ("c", "gamma") else "a whole number"
-            raise ValueError(f"uct setting {key}={value!r} must be {kind}") from None
-    return UctPolicy(**kwargs)
+    return UctPolicy(**parse_settings("uct", settings, SETTINGS, ("c", "gamma")))
 
 
 def spec_help() -> str:
     """The spec with every setting at its default, as error messages show it."""
-    return "uct[:" + ",".join(f"{k}={d:g}" for k, (d, _) in SETTINGS.items()) + "]"
+    return settings_usage("uct", SETTINGS)

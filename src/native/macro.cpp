@@ -58,6 +58,20 @@ private:
     std::size_t size_ = 0;
 };
 
+// The moves a search tries from g: the variant's safe move alone where it has one, else its
+// planner moves (the capped searches) or all its solver moves (the candidates).
+void moves_of(const Game& g, std::vector<Game::SolverMove>& out, bool planner) {
+    out.clear();
+    const int safe = g.safe_move();
+    if (safe >= 0) {
+        out.push_back({{safe}, 100});
+    } else if (planner) {
+        g.planner_moves(out);
+    } else {
+        g.solver_moves(out);
+    }
+}
+
 struct Child {
     int gain;
     int priority;
@@ -94,13 +108,7 @@ private:
 
     Expanded expand(const Game& g, std::vector<Child>& out) {
         const int before = g.foundation_cards();
-        moves_.clear();
-        const int safe = g.safe_move();
-        if (safe >= 0) {
-            moves_.push_back({{safe}, 0});
-        } else {
-            g.planner_moves(moves_);
-        }
+        moves_of(g, moves_, true);
         for (auto& move : moves_) {
             if (++spent_ > cap_) return Expanded::OutOfBudget;
             auto child = g.clone();
@@ -290,13 +298,7 @@ std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int reg
         const auto& node = queue[q];
         const Game& g0 = *node.games[0];
         const int before = g0.foundation_cards();
-        moves.clear();
-        const int safe = g0.safe_move();
-        if (safe >= 0) {
-            moves.push_back({{safe}, 100});
-        } else {
-            g0.solver_moves(moves);  // all of them: the capped searches prune, the choices do not
-        }
+        moves_of(g0, moves, false);  // all of them: the capped searches prune, the choices do not
         // besides, each single action that shows a card (a turn of the stock onto unseen cards,
         // whether or not a macro move starts with it: whether one does depends on the guess)
         for (int a = 0; a < g0.n_actions(); ++a) {

@@ -18,12 +18,14 @@
 // 2. THE BANDIT. Each candidate is judged on sampled deals (the hidden cards dealt again at random
 //    among their places, consistent with everything seen), the same deals for every candidate
 //    (common random numbers): the candidate's line is played on the deal and the solver searches
-//    on with at most `solve_nodes` nodes. A win scores 1; a search that ran out of budget or was
-//    proven lost scores `cards` times the share of the winning cards it reached (0 by default:
-//    only wins count, as in lonelybot). UCB1 (constant `exploration`) gives the next `batch`
-//    samples to a candidate, until one has had `samples` of them or has won every one of at least
-//    two batches (or the decision's node or time budget is spent, or no candidate has won any of
-//    two batches: then the most sampled, the best valued, the ordering's first). That candidate's line is played; the next decision
+//    on with at most `solve_nodes` positions (a capped search: the variant's planner moves, not
+//    safe, an estimate). A win scores 1; a search that ran out of budget or was proven lost
+//    scores `cards` times the share of the winning cards it reached (0.2 by default; with 0 only
+//    wins count, as in lonelybot). UCB1 (constant `exploration`) gives the next `batch` samples
+//    to a candidate, until one has had `samples` of them or has won every one of at least two
+//    batches (or the decision's node or time budget is spent, or no candidate has won any of two
+//    batches: then the most sampled, the best valued, the ordering's first). That candidate's
+//    line is played; the next decision
 //    votes afresh, and no sample's line is ever followed.
 // 3. NOTHING HIDDEN. When every consistent deal is the real one, the real deal is solved with
 //    `known_nodes`; a win's line is returned as a plan (it wins: there is nothing to guess).
@@ -43,11 +45,11 @@
 namespace pg {
 
 struct MacroSettings {
-    int samples = 100;                   // samples on one candidate that decide (lonelybot: 3000)
-    int batch = 10;                      // samples given to a candidate at a time
-    std::uint64_t solve_nodes = 2000;    // nodes of each sampled solve (lonelybot: 1000 positions)
+    int samples = 50;                    // samples on one candidate that decide (lonelybot: 3000)
+    int batch = 5;                       // samples given to a candidate at a time
+    std::uint64_t solve_nodes = 3000;    // nodes of each sampled solve (lonelybot: 1000 positions)
     double exploration = 1.0;            // UCB1's constant, on values in [0, 1]
-    double cards = 0.0;                  // weight of the foundation share in a solve not won
+    double cards = 0.2;                  // weight of the foundation share in a solve not won
     int region = 2000;                   // positions of the quiet region explored at most
     std::uint64_t known_nodes = 200000;  // the solve of the real deal when nothing is hidden
     std::uint64_t max_nodes = 0;         // nodes a decision may spend in all (0: no limit)
