@@ -39,9 +39,10 @@ ENV_NAME = "patience_gym_masked"
 MaskedObs = dict[str, np.ndarray]
 
 
-class MaskedObservation(gym.Wrapper[MaskedObs, Any, np.ndarray, Any]):
+class MaskedObservation(gym.Wrapper[Any, Any, Any, Any]):
     """``{"observations": obs, "action_mask": mask}`` (the mask as ``float32`` 0/1), the
-    observation RLlib's action-masking module reads."""
+    observation RLlib's action-masking module reads. (Typed loosely: gymnasium 1.2 and 1.4 type
+    ``Wrapper.__init__`` differently.)"""
 
     def __init__(self, env: gym.Env[np.ndarray, Any]) -> None:
         super().__init__(env)
@@ -112,7 +113,7 @@ def algorithm_config(cfg: RLlibConfig) -> Any:
         "envs": (runners + 1) * cfg.num_envs_per_env_runner,
     }
     return (
-        PPOConfig()  # type: ignore[no-untyped-call]
+        PPOConfig()  # type: ignore[no-untyped-call, unused-ignore]
         .environment(ENV_NAME, env_config=env_config)
         .env_runners(num_env_runners=runners, num_envs_per_env_runner=cfg.num_envs_per_env_runner)
         .training(**cfg.ppo)
