@@ -109,6 +109,22 @@ SPECS: tuple[PolicySpec, ...] = (
         "tree search over what the player has seen, on sampled deals (agents.policies.uct)",
     ),
     PolicySpec(
+        "exit",
+        "agents.policies.exit",
+        "make_exit",
+        "required",
+        "exit:<variant or model file>",
+        "the expert-iteration network alone, learnt from the planner's play (agents.policies.exit)",
+    ),
+    PolicySpec(
+        "planner+net",
+        "agents.policies.exit",
+        "make_planner_net",
+        "required",
+        "planner+net:<variant or model file>[,planner settings]",
+        "the planner with the expert-iteration network's move where no sampled deal is won",
+    ),
+    PolicySpec(
         "rollout",
         "agents.policies.rollout",
         "make_rollout_policy",
@@ -163,7 +179,9 @@ def make_policy(spec: str) -> Policy:
     determinized solver planner of :mod:`agents.policies.planner`; any subset of its settings),
     ``macro[:samples=100,...]`` (a bandit over macro moves: :mod:`agents.policies.macro`),
     ``uct[:iterations=1000,samples=32,...]`` (tree search over what the player has seen:
-    :mod:`agents.policies.uct`), ``rollout[:N]`` (the best move by N rollouts of a native base
+    :mod:`agents.policies.uct`), ``exit:<variant or model file>`` and ``planner+net:<variant or
+    model file>[,planner settings]`` (the expert-iteration network alone, and as the planner's
+    fallback: :mod:`agents.policies.exit`), ``rollout[:N]`` (the best move by N rollouts of a native base
     policy on sampled deals: :class:`agents.policies.rollout.RolloutPolicy`), ``ppo:<path to a
     saved MaskablePPO model>`` (played as its card says), ``ppo-sample:<path>`` and
     ``ppo-argmax:<path>`` (the same model drawing its moves, or playing its most likely ones) or

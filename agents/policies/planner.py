@@ -76,7 +76,7 @@ from patience_gym.env import PatienceEnv
 from patience_gym.native import make_game
 from patience_gym.solver import ordering_pick, solve_line
 
-__all__ = ["SETTINGS", "PlannerPolicy", "parse_planner_spec"]
+__all__ = ["ROW_SETTINGS", "SETTINGS", "PlannerPolicy", "parse_planner_spec"]
 
 #: The settings a spec may give, with their defaults and meaning.
 SETTINGS: dict[str, tuple[int, str]] = {
@@ -88,6 +88,18 @@ SETTINGS: dict[str, tuple[int, str]] = {
     "known": (0, "nodes for the one solve made when no card is unseen (0: the budget; probe scaled alike)"),
     "rollouts": (0, "N: where no sample is won, the move whose rollouts on N sampled deals end best"),
     "order": (0, "1: the fallback's choice is the solver's move ordering's first, not greedy's heuristic's"),
+}
+
+#: The settings of each variant's results row (results/results.md), where the planner is strong:
+#: what labels those variants for expert iteration (agents.training.exit) and plays planner+net.
+ROW_SETTINGS: dict[str, str] = {
+    "Nestor-v0": "samples=4,budget=5000",
+    "Babette-v0": "samples=4,budget=5000,probe=4500,known=200000",
+    "Congress-v0": "samples=4,budget=5000,probe=4500,known=200000",
+    "TheKings-v0": "samples=4,budget=5000,probe=4500,known=200000",
+    "Louis-v0": "samples=4,budget=5000,probe=4500,known=200000",
+    "Anna-v0": "samples=4,budget=5000,probe=4500,known=200000",
+    "StLouis-v0": "samples=4,budget=5000,probe=4500,known=1000000",
 }
 
 
@@ -137,6 +149,9 @@ class PlannerPolicy:
         extra += ",order=1" if order else ""
         self.name = f"planner(samples={samples},budget={budget},retry={retry}{extra})"
         self.greedy = GreedyPolicy()
+        self.fallback_policy: Any = None
+        """Another policy (``policy(env, obs) -> action``) whose move is played where no sampled
+        deal is won, instead of greedy's (``planner+net``: :mod:`agents.policies.exit`)."""
         self.reset(0)
 
     def reset(self, seed: int) -> None:
@@ -148,6 +163,9 @@ class PlannerPolicy:
         self.unseen = -1  # unseen cards when that round was played
         self.stats = Counter[str]()  # decisions by how they were made (for measuring)
         self._how: str | None = None  # how the advice not yet committed was made
+        self._obs = np.zeros(0, np.float32)  # the observation of the decision being advised
+        self._shares: dict[int, float] = {}  # the last advice's vote (vote_shares)
+        self.how = ""  # how the last advice was made: forced, plan, solved or a fallback's name
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         action = self.advise(env, obs)
@@ -157,6 +175,7 @@ class PlannerPolicy:
     def advise(self, env: PatienceEnv, obs: np.ndarray) -> int:
         """The move the planner would play now, not yet played: :meth:`commit` must follow with
         the move that is played (the advice, or another policy's move, as DAgger plays)."""
+        self._obs = obs  # what a fallback policy reads
         legal: list[int] = [int(a) for a in np.flatnonzero(env.action_masks())]
         if len(legal) == 1:
             action, how = legal[0], "forced"
@@ -164,7 +183,22 @@ class PlannerPolicy:
             action, how = self._choose(env, legal)
         self.stats[how] += 1
         self._how = how
+        self.how, self._shares = how, self._vote_shares(action, how)
         return action
+
+    def vote_shares(self) -> dict[int, float]:
+        """The last advice's vote over the legal moves, as shares that sum to 1 (ascending ids):
+        where sampled deals were won (``plan``, ``solved``), each move's share of the winning lines
+        that start with it; where none was (a fallback) or one move was legal, 1 for the move
+        advised. What expert iteration learns as the policy target (:mod:`agents.training.exit`)."""
+        return dict(self._shares)
+
+    def _vote_shares(self, action: int, how: str) -> dict[int, float]:
+        if how in ("plan", "solved") and self.plans:
+            votes = Counter(p.line[0] for p in self.plans)
+            total = sum(votes.values())
+            return {a: votes[a] / total for a in sorted(votes)}
+        return {action: 1.0}
 
     def commit(self, env: PatienceEnv, action: int) -> None:
         """``action`` is played in the current position (before the env steps): plans that do not
@@ -201,7 +235,10 @@ class PlannerPolicy:
 
     def _fallback(self, env: PatienceEnv, unseen: int) -> tuple[int, str]:
         """Greedy's move, or with ``progress=1`` the progress move, with ``rollouts=N`` the rollout
-        move, with ``order=1`` the ordering's move (module docstring)."""
+        move, with ``order=1`` the ordering's move (module docstring); with a ``fallback_policy``,
+        its move."""
+        if self.fallback_policy is not None:
+            return int(self.fallback_policy(env, self._obs)), "net"
         if not (self.progress or self.rollouts or self.order):
             return self.greedy(env, np.zeros(0)), "greedy"
         how = "rollout" if self.rollouts else "progress" if self.progress else "order"

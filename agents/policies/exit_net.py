@@ -1,0 +1,133 @@
+"""Expert iteration's network (issue 46): a policy-value net learnt from the search's labels.
+
+Why a per-move scorer with a value head. The legal moves change with every position (a few of up
+to 210 action ids in Babette) and a move is best told by what it does, not by its id: the scorer
+reads each legal move's native features (:mod:`patience_gym.move_features`: foundation cards
+gained, cards uncovered, mobility, undoes, kind, source, target) beside an embedding of the board,
+so what is learnt of one move carries to every move that looks alike, and illegal moves are never
+scored; a learnt vector per action id (``v_a``) adds what the features do not say (which pile,
+which card). The value needs the board alone. With ``e = board(obs)``::
+
+    logits[a] = scorer(W_e e + W_f features[a] + v_a)   for the legal moves a (the others: -inf)
+    value     = head(e)                               [won logit, foundation share]
+
+:mod:`agents.training.exit_train` trains it; :class:`ExitPolicy` plays a saved net (its most likely
+legal move), ``exit:<variant>`` (:mod:`agents.policies.exit`) the net the package ships
+(``agents/data/exit/<Variant>-v0.pt`` and its ``.json`` card). Only torch is needed (no
+stable-baselines3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from patience_gym.env import PatienceEnv
+
+__all__ = ["ExitPolicy", "NetConfig", "PolicyValueNet", "load_net", "ranked", "save_net"]
+
+#: The feature column that says an action is legal (patience_gym.move_features): 1 or 0.
+LEGAL = 0
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """The net's shape (kept with the model, so that it loads as it was trained)."""
+
+    env: str
+    options: dict[str, Any]
+    obs_size: int
+    n_actions: int
+    k: int
+    hidden: int = 128
+    scorer: tuple[int, ...] = (64,)
+
+
+class PolicyValueNet(nn.Module):
+    """The board embedding, the shared move scorer and the value head (module docstring)."""
+
+    def __init__(self, cfg: NetConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        h = cfg.hidden
+        self.board = nn.Sequential(nn.Linear(cfg.obs_size, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU())
+        width = cfg.scorer[0] if cfg.scorer else 1
+        self.board_part = nn.Linear(h, width)  # the scorer's first layer on concat(e, f): W_e e + b
+        self.move_part = nn.Linear(cfg.k, width, bias=False)  # ... + W_f f
+        self.action_part = nn.Embedding(cfg.n_actions, width)  # ... + v_a: what the features miss
+        layers: list[nn.Module] = []
+        for size in cfg.scorer[1:]:
+            layers += [nn.ReLU(), nn.Linear(width, size)]
+            width = size
+        self.scorer = nn.Sequential(*layers, nn.ReLU(), nn.Linear(width, 1))
+        self.value = nn.Sequential(nn.Linear(h, 64), nn.ReLU(), nn.Linear(64, 2))
+
+    def forward(self, obs: torch.Tensor, moves: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits (B, A), ``-inf`` where a move is not legal, and the value (B, 2)."""
+        e = self.board(obs)
+        legal = moves[..., LEGAL] > 0
+        rows, cols = legal.nonzero(as_tuple=True)
+        hidden = self.board_part(e)[rows] + self.move_part(moves[rows, cols]) + self.action_part(cols)
+        scores = self.scorer(hidden).squeeze(-1)
+        logits = torch.full(legal.shape, float("-inf"), dtype=scores.dtype).index_put((rows, cols), scores)
+        return logits, self.value(e)
+
+
+def save_net(path: Path | str, net: PolicyValueNet, extra: dict[str, Any] | None = None) -> None:
+    """The net's config and weights (and ``extra``: an optimizer's state, counts) in one file."""
+    cfg = asdict(net.cfg)
+    cfg["scorer"] = list(net.cfg.scorer)
+    torch.save({"config": cfg, "state_dict": net.state_dict(), **(extra or {})}, str(path))
+
+
+def load_net(path: Path | str) -> tuple[PolicyValueNet, dict[str, Any]]:
+    """The net saved at ``path`` and everything saved with it."""
+    blob: dict[str, Any] = torch.load(str(path), map_location="cpu", weights_only=True)
+    cfg = dict(blob["config"])
+    cfg["scorer"] = tuple(cfg["scorer"])
+    net = PolicyValueNet(NetConfig(**cfg))
+    net.load_state_dict(blob["state_dict"])
+    net.eval()
+    return net, blob
+
+
+class ExitPolicy:
+    """A saved :class:`PolicyValueNet` playing its most likely legal move (no search)."""
+
+    def __init__(self, net: PolicyValueNet, name: str = "exit") -> None:
+        self.net, self.name = net, name
+
+    @staticmethod
+    def load(path: Path | str, name: str | None = None) -> ExitPolicy:
+        net, _ = load_net(path)
+        return ExitPolicy(net, name or f"exit({Path(path).name})")
+
+    def reset(self, seed: int) -> None:
+        """The net keeps nothing between decisions."""
+
+    def scores(self, env: PatienceEnv, obs: np.ndarray) -> tuple[np.ndarray, float]:
+        """The move logits (``-inf`` where illegal) and the won probability of this position."""
+        from patience_gym.move_features import move_features
+
+        with torch.no_grad():
+            logits, value = self.net(
+                torch.as_tensor(obs, dtype=torch.float32)[None],
+                torch.as_tensor(move_features(env), dtype=torch.float32)[None],
+            )
+        return logits[0].numpy(), float(torch.sigmoid(value[0, 0]))
+
+    def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        logits, _ = self.scores(env, obs)
+        return int(np.argmax(logits))
+
+
+def ranked(policy: ExitPolicy, env: PatienceEnv, obs: np.ndarray, moves: Sequence[int]) -> list[int]:
+    """``moves`` from the net's most likely to its least (ties: the lower id first)."""
+    logits, _ = policy.scores(env, obs)
+    return sorted(moves, key=lambda a: (-float(logits[a]), a))

@@ -1,0 +1,352 @@
+"""Expert iteration, the labels (issue 46): a search plays training deals and says, at every
+decision, how its vote fell over the legal moves; the deal's outcome is the value target.
+
+A *labelling run* is a folder: ``run.json`` (the variant, its options, the labeller's spec, the
+first deal's seed, the games per chunk and who played) and chunk files ``chunk-00000.jsonl.gz``,
+``chunk-00001.jsonl.gz``, ... Chunk ``c`` holds the games of seeds ``first_seed + c * chunk_games``
+up to the next chunk's, one JSON line a game::
+
+    {"seed": 2000000, "actions": [12, 3, ...], "won": true, "cards": 104, "seconds": 4.1,
+     "decisions": [[0, [3, 12], [0.25, 0.75]], ...], "how": "ssp..."}
+
+``actions`` is every move played; a decision is ``[t, moves, shares]``: before move ``t`` the search
+gave the legal ``moves`` these vote ``shares`` (sparse: moves with no vote are left out, where
+another move got one), and ``how[i]`` says how decision ``i`` was made (the first letter of the
+planner's ``how``: ``p`` a plan followed, ``s`` solved now, ``g`` greedy's fallback, ...). A move
+with one legal choice is no decision. Observations are not stored: :func:`replay` deals the seed
+again and plays the actions, which regenerates them (a game of 130 moves takes about 1 KB gzipped).
+
+A chunk is written to a temporary name and renamed when its last game is done, so a run that is
+stopped loses only the chunk under way, and :func:`label` started again with the same folder skips
+the finished chunks (the run's settings must match ``run.json``).
+
+Deals: labelling plays seeds from :data:`EXIT_DEAL_SEED` (2,000,000), the DAgger rounds from
+:data:`DAGGER_DEAL_SEED` up, 100,000 a round: above the PPO training deals (1,000,000 up) and far
+from the held-out seeds (0-999) and the shipped models' check (5,000 up).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import patience_gym  # noqa: F401  (registers the ids)
+from agents.policies.planner import ROW_SETTINGS
+from patience_gym.env import PatienceEnv
+
+__all__ = [
+    "CHUNK_GAMES",
+    "DAGGER_DEAL_SEED",
+    "DEFAULT_CHUNK_GAMES",
+    "DEFAULT_LABELLER",
+    "EXIT_DEAL_SEED",
+    "GameRecord",
+    "LabelRun",
+    "finished_chunks",
+    "label",
+    "label_game",
+    "make_env",
+    "read_games",
+    "replay",
+]
+
+#: The first labelling deal (seeds ``EXIT_DEAL_SEED`` up).
+EXIT_DEAL_SEED = 2_000_000
+#: The first deal of DAgger round 1; round ``r`` plays from ``DAGGER_DEAL_SEED + (r - 1) * 100_000``.
+DAGGER_DEAL_SEED = 3_000_000
+#: The labeller by variant: the planner of the variant's results row (results/results.md).
+DEFAULT_LABELLER: dict[str, str] = {env: f"planner:{s}" for env, s in ROW_SETTINGS.items()}
+#: Games a chunk file by variant (else :data:`CHUNK_GAMES`): a few thousand decisions a chunk.
+DEFAULT_CHUNK_GAMES: dict[str, int] = {"Nestor-v0": 500}
+CHUNK_GAMES = 50
+RUN_FILE = "run.json"
+
+
+def make_env(env_id: str, options: dict[str, Any] | None = None) -> gym.Env[np.ndarray, Any]:
+    """The registered env (``Babette-v0`` or ``patience_gym/Babette-v0``) with ``options``."""
+    name = env_id if "/" in env_id else f"patience_gym/{env_id}"
+    return gym.make(name, **(options or {}))
+
+
+@dataclass(frozen=True)
+class LabelRun:
+    """What a labelling folder holds (its ``run.json``)."""
+
+    env: str
+    options: dict[str, Any]
+    labeller: str
+    first_seed: int = EXIT_DEAL_SEED
+    chunk_games: int = CHUNK_GAMES
+    player: str | None = None
+    """``None``: the labeller plays its own advice; else a model file the network of
+    :mod:`agents.policies.exit_net` plays from, the labeller advising (a DAgger round)."""
+
+    def seeds(self, chunk: int) -> range:
+        start = self.first_seed + chunk * self.chunk_games
+        return range(start, start + self.chunk_games)
+
+
+@dataclass
+class GameRecord:
+    """One labelled game (module docstring)."""
+
+    seed: int
+    actions: list[int] = field(default_factory=list)
+    decisions: list[tuple[int, list[int], list[float]]] = field(default_factory=list)
+    how: str = ""
+    won: bool = False
+    cards: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @staticmethod
+    def from_json(line: str) -> GameRecord:
+        d = json.loads(line)
+        d["decisions"] = [(int(t), list(m), list(s)) for t, m, s in d["decisions"]]
+        return GameRecord(**d)
+
+
+def _shares_of(labeller: Any, action: int) -> dict[int, float]:
+    """The labeller's vote over the moves (its ``vote_shares()``), or all on its advice."""
+    shares = getattr(labeller, "vote_shares", None)
+    return dict(shares()) if shares is not None else {action: 1.0}
+
+
+def label_game(env: gym.Env[np.ndarray, Any], labeller: Any, seed: int, player: Any = None) -> GameRecord:
+    """Deal ``seed`` and play it to the end: ``labeller`` plays (or, with a ``player``, advises at
+    each decision while ``player`` plays, as a DAgger round does; the labeller must then have
+    ``advise`` and ``commit``). Every decision with a choice is recorded with the labeller's shares."""
+    start = time.process_time()
+    obs, info = env.reset(seed=seed)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    labeller.reset(seed)
+    if player is not None:
+        player.reset(seed)
+    record = GameRecord(seed=seed)
+    done = False
+    while not done:
+        legal = np.flatnonzero(core.action_masks())
+        if player is None:
+            advised = played = int(labeller(core, obs))
+        else:
+            advised = int(labeller.advise(core, obs))
+            played = int(player(core, obs))
+            labeller.commit(core, played)
+        if len(legal) > 1:
+            shares = _shares_of(labeller, advised)
+            moves = sorted(shares)
+            record.decisions.append((len(record.actions), moves, [round(shares[a], 4) for a in moves]))
+            record.how += (getattr(labeller, "how", "") or "?")[0]
+        record.actions.append(played)
+        obs, _, terminated, truncated, info = env.step(played)
+        done = bool(terminated or truncated)
+    record.won = bool(info.get("won"))
+    record.cards = int(core.game.foundation_cards)
+    record.seconds = round(time.process_time() - start, 3)
+    return record
+
+
+def chunk_path(folder: Path, chunk: int) -> Path:
+    return folder / f"chunk-{chunk:05d}.jsonl.gz"
+
+
+def finished_chunks(folder: Path) -> list[int]:
+    """The chunks written in full, ascending."""
+    return sorted(int(p.name[6:11]) for p in folder.glob("chunk-*.jsonl.gz"))
+
+
+def read_run(folder: Path) -> LabelRun:
+    return LabelRun(**json.loads((folder / RUN_FILE).read_text()))
+
+
+def open_run(folder: Path, run: LabelRun) -> None:
+    """Create ``folder`` with ``run.json``, or check that an existing one was started alike."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / RUN_FILE
+    if path.exists():
+        old = read_run(folder)
+        if old != run:
+            raise ValueError(
+                f"{folder} holds a labelling run with other settings ({asdict(old)}); resume it "
+                f"with those, or give another folder"
+            )
+        return
+    path.write_text(json.dumps(asdict(run), indent=1) + "\n")
+
+
+def read_games(folder: Path | str) -> Iterator[GameRecord]:
+    """Every game of a labelling folder's finished chunks, in seed order."""
+    folder = Path(folder)
+    for chunk in finished_chunks(folder):
+        with gzip.open(chunk_path(folder, chunk), "rt") as f:
+            for line in f:
+                yield GameRecord.from_json(line)
+
+
+def count_decisions(folder: Path) -> tuple[int, int]:
+    """(games, decisions) in a folder's finished chunks."""
+    games = decisions = 0
+    for g in read_games(folder):
+        games += 1
+        decisions += len(g.decisions)
+    return games, decisions
+
+
+def label_chunk(
+    run: LabelRun,
+    folder: Path,
+    chunk: int,
+    labeller: Any,
+    player: Any = None,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Play the chunk's games and write its file (atomically: a temporary name, then renamed)."""
+    env = make_env(run.env, run.options)
+    records = []
+    for seed in run.seeds(chunk):
+        records.append(label_game(env, labeller, seed, player))
+        if on_game is not None:
+            on_game(records[-1])
+    env.close()  # type: ignore[no-untyped-call, unused-ignore]
+    path = chunk_path(folder, chunk)
+    tmp = path.with_suffix(".tmp")
+    with gzip.open(tmp, "wt") as f:
+        for r in records:
+            f.write(r.to_json() + "\n")
+    os.replace(tmp, path)
+    return records
+
+
+def label(
+    folder: Path | str,
+    run: LabelRun,
+    *,
+    chunks: int,
+    make_labeller: Callable[[], Any],
+    make_player: Callable[[], Any] | None = None,
+    report: Callable[[str], None] = print,
+) -> int:
+    """Label chunks ``0 .. chunks - 1`` of ``run`` into ``folder``, skipping those finished;
+    return how many were written now."""
+    folder = Path(folder)
+    open_run(folder, run)
+    todo = [c for c in range(chunks) if c not in set(finished_chunks(folder))]
+    if not todo:
+        return 0
+    labeller, player = make_labeller(), make_player() if make_player is not None else None
+    for chunk in todo:
+        label_chunk(run, folder, chunk, labeller, player)
+        report(f"{folder}: chunk {chunk} written")
+    return len(todo)
+
+
+def _cat(parts: list[np.ndarray], dtype: type[np.generic], width: int = 0) -> np.ndarray:
+    """The parts end to end (an empty array of ``width`` columns where there are none)."""
+    return np.concatenate(parts) if parts else np.zeros((0, width) if width else 0, dtype)
+
+
+@dataclass
+class Decisions:
+    """Decisions regenerated by :func:`replay`, ready to learn from: each observation sparse
+    (``obs_index``/``obs_value`` rows between ``obs_offsets``), the legal moves' features as rows
+    between ``move_offsets`` (``move_action`` their ids, ``target`` their shares), and the outcome
+    of the game each comes from (``won``; ``cards`` the foundation share)."""
+
+    obs_size: int
+    n_actions: int
+    k: int
+    obs_offsets: np.ndarray
+    obs_index: np.ndarray
+    obs_value: np.ndarray
+    move_offsets: np.ndarray
+    move_action: np.ndarray
+    move_features: np.ndarray
+    target: np.ndarray
+    won: np.ndarray
+    cards: np.ndarray
+    games: int
+
+    def __len__(self) -> int:
+        return len(self.won)
+
+    def batch(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Dense ``obs`` (B, O), ``moves`` (B, A, K) and ``target`` (B, A) of decisions ``idx``."""
+        obs = np.zeros((len(idx), self.obs_size), np.float32)
+        moves = np.zeros((len(idx), self.n_actions, self.k), np.float32)
+        target = np.zeros((len(idx), self.n_actions), np.float32)
+        for row, i in enumerate(idx):
+            a, b = self.obs_offsets[i], self.obs_offsets[i + 1]
+            obs[row, self.obs_index[a:b]] = self.obs_value[a:b]
+            a, b = self.move_offsets[i], self.move_offsets[i + 1]
+            acts = self.move_action[a:b]
+            moves[row, acts] = self.move_features[a:b]
+            target[row, acts] = self.target[a:b]
+        return obs, moves, target
+
+
+def replay(env_id: str, options: dict[str, Any], games: Iterator[GameRecord] | list[GameRecord]) -> Decisions:
+    """Deal each game's seed again, play its actions, and collect every recorded decision's
+    observation, legal moves' features (:func:`patience_gym.move_features.move_features`) and
+    targets. Raises ``ValueError`` where a recorded move is not legal (the file does not belong to
+    this variant and these options)."""
+    from patience_gym.move_features import move_features
+
+    env = make_env(env_id, options)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    win_cards = core.game.win_cards
+    obs_off, obs_idx, obs_val = [0], [], []
+    mv_off, mv_act, mv_feat, tgt = [0], [], [], []
+    won, cards = [], []
+    n_games = 0
+    for g in games:
+        n_games += 1
+        obs, _ = env.reset(seed=g.seed)
+        by_step = {t: (m, s) for t, m, s in g.decisions}
+        for t, a in enumerate(g.actions):
+            mask = core.action_masks()
+            if not mask[a]:
+                raise ValueError(f"seed {g.seed}: move {t} ({a}) is not legal in {env_id} {options}")
+            if t in by_step:
+                moves, shares = by_step[t]
+                nz = np.flatnonzero(obs)
+                obs_idx.append(nz.astype(np.int32))
+                obs_val.append(obs[nz].astype(np.float16))
+                obs_off.append(obs_off[-1] + len(nz))
+                legal = np.flatnonzero(mask)
+                feats = move_features(core)
+                share = dict(zip(moves, shares, strict=True))
+                mv_act.append(legal.astype(np.int16))
+                mv_feat.append(feats[legal].astype(np.float32))
+                tgt.append(np.array([share.get(int(x), 0.0) for x in legal], np.float32))
+                mv_off.append(mv_off[-1] + len(legal))
+                won.append(g.won)
+                cards.append(g.cards / win_cards)
+            obs, *_ = env.step(a)
+    env.close()  # type: ignore[no-untyped-call, unused-ignore]
+    k = int(move_features(core).shape[1])
+    return Decisions(
+        obs_size=int(env.observation_space.shape[0]),  # type: ignore[index]
+        n_actions=int(core.game.n_actions),
+        k=k,
+        obs_offsets=np.asarray(obs_off, np.int64),
+        obs_index=_cat(obs_idx, np.int32),
+        obs_value=_cat(obs_val, np.float16),
+        move_offsets=np.asarray(mv_off, np.int64),
+        move_action=_cat(mv_act, np.int16),
+        move_features=_cat(mv_feat, np.float32, k),
+        target=_cat(tgt, np.float32),
+        won=np.asarray(won, np.float32),
+        cards=np.asarray(cards, np.float32),
+        games=n_games,
+    )

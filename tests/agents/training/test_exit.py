@@ -1,0 +1,223 @@
+"""Expert iteration (issue 46): the labeller's files, their replay, the net's training and play,
+and the ``exit`` and ``planner+net`` specs."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.policies.exit import make_exit, make_planner_net
+from agents.policies.exit_net import ExitPolicy, load_net, save_net
+from agents.policies.planner import PlannerPolicy
+from agents.registry import make_policy
+from agents.training.exit import (
+    EXIT_DEAL_SEED,
+    LabelRun,
+    chunk_path,
+    finished_chunks,
+    label,
+    label_game,
+    make_env,
+    read_games,
+    replay,
+)
+from agents.training.exit_train import losses, new_net, train
+
+ENV = "Nestor-v0"
+LABELLER = "planner:samples=2,budget=300"
+
+
+def _run(first_seed: int = EXIT_DEAL_SEED, player: str | None = None) -> LabelRun:
+    options = dict(make_env(ENV).unwrapped.game.options)  # type: ignore[attr-defined]
+    return LabelRun(ENV, options, LABELLER, first_seed, chunk_games=3, player=player)
+
+
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("exit") / ENV / "planner"
+    assert label(folder, _run(), chunks=2, make_labeller=lambda: make_policy(LABELLER)) == 2
+    return folder
+
+
+def test_the_files_replay_to_the_recorded_decisions(labelled: Path) -> None:
+    games = list(read_games(labelled))
+    assert [g.seed for g in games] == list(range(EXIT_DEAL_SEED, EXIT_DEAL_SEED + 6))
+    run = _run()
+    data = replay(ENV, run.options, games)
+    assert len(data) == sum(len(g.decisions) for g in games) > 0
+    assert data.games == 6
+    for g in games:
+        assert len(g.how) == len(g.decisions)
+        for t, moves, shares in g.decisions:
+            assert moves == sorted(moves) and abs(sum(shares) - 1) < 1e-3
+            assert g.actions[t] in moves or g.how[g.decisions.index((t, moves, shares))] == "g"
+    obs, moves, target = data.batch(np.arange(len(data)))
+    assert np.allclose(target.sum(1), 1, atol=1e-3)  # every share on a legal move
+    assert ((target > 0) <= (moves[..., 0] > 0)).all()
+    # the first decision's observation is the deal's, as the env shows it
+    first = games[0]
+    env = make_env(ENV)
+    o, _ = env.reset(seed=first.seed)
+    for a in first.actions[: first.decisions[0][0]]:
+        o, *_ = env.step(a)
+    assert np.allclose(obs[0], o, atol=1e-3)
+
+
+def test_a_move_that_is_not_legal_is_refused(labelled: Path) -> None:
+    game = next(read_games(labelled))
+    game.actions[0] = 10_000 % make_env(ENV).unwrapped.game.n_actions  # type: ignore[attr-defined]
+    env = make_env(ENV)
+    env.reset(seed=game.seed)
+    if env.unwrapped.action_masks()[game.actions[0]]:  # type: ignore[attr-defined]
+        pytest.skip("that move happens to be legal")
+    with pytest.raises(ValueError, match="is not legal"):
+        replay(ENV, _run().options, [game])
+
+
+def test_the_resumed_run_skips_finished_chunks(labelled: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    for c in (0, 1):
+        (folder / chunk_path(folder, c).name).write_bytes(chunk_path(labelled, c).read_bytes())
+    (folder / "run.json").write_text((labelled / "run.json").read_text())
+    before = {c: chunk_path(folder, c).stat().st_mtime_ns for c in (0, 1)}
+    chunk_path(folder, 2).with_suffix(".tmp").write_text("a chunk stopped half way")
+    assert finished_chunks(folder) == [0, 1]
+    made = []
+    written = label(folder, _run(), chunks=3, make_labeller=lambda: made.append(1) or make_policy(LABELLER))
+    assert written == 1 and finished_chunks(folder) == [0, 1, 2]
+    assert {c: chunk_path(folder, c).stat().st_mtime_ns for c in (0, 1)} == before
+    with gzip.open(chunk_path(folder, 2), "rt") as f:
+        assert [json.loads(line)["seed"] for line in f] == list(_run().seeds(2))
+    assert label(folder, _run(), chunks=3, make_labeller=lambda: pytest.fail("nothing left to label")) == 0
+
+
+def test_a_run_with_other_settings_is_refused(labelled: Path) -> None:
+    with pytest.raises(ValueError, match="other settings"):
+        label(labelled, _run(first_seed=7), chunks=1, make_labeller=lambda: make_policy(LABELLER))
+
+
+def test_the_planners_vote_shares_sum_to_one_and_favour_its_move() -> None:
+    planner = PlannerPolicy(samples=6, budget=2000)
+    env = make_env(ENV)
+    obs, _ = env.reset(seed=EXIT_DEAL_SEED + 1)
+    planner.reset(EXIT_DEAL_SEED + 1)
+    core = env.unwrapped
+    done = False
+    while not done:
+        action = planner(core, obs)  # type: ignore[arg-type]
+        shares = planner.vote_shares()
+        assert abs(sum(shares.values()) - 1) < 1e-9
+        assert shares[action] == max(shares.values())
+        assert set(shares) <= set(np.flatnonzero(core.action_masks()).tolist())  # type: ignore[attr-defined]
+        obs, _, term, trunc, _ = env.step(action)
+        done = term or trunc
+
+
+def _net(labelled: Path) -> tuple[torch.nn.Module, object]:
+    data = replay(ENV, _run().options, list(read_games(labelled)))
+    return new_net(data, ENV, _run().options, hidden=32), data
+
+
+def test_the_loss_decreases_on_a_tiny_set(labelled: Path, tmp_path: Path) -> None:
+    torch.set_num_threads(1)
+    net, data = _net(labelled)
+    stats = train(net, data, epochs=25, batch_size=32, lr=3e-3, report=lambda s: None)  # type: ignore[arg-type]
+    assert stats.policy_loss[-1] < 0.5 * stats.policy_loss[0]
+    assert stats.value_loss[-1] < stats.value_loss[0]
+    assert stats.agreement[-1] > 0.75  # far above a random pick among the legal moves
+
+
+def test_training_resumes_from_its_checkpoint(labelled: Path, tmp_path: Path) -> None:
+    torch.set_num_threads(1)
+    net, data = _net(labelled)
+    ckpt = tmp_path / "net.ckpt"
+    train(net, data, epochs=2, batch_size=32, checkpoint=ckpt, report=lambda s: None)  # type: ignore[arg-type]
+    lines: list[str] = []
+    again, _ = _net(labelled)
+    stats = train(again, data, epochs=3, batch_size=32, checkpoint=ckpt, report=lines.append)  # type: ignore[arg-type]
+    assert lines[0].startswith("resumed") and stats.epochs == 3 and len(stats.policy_loss) == 3
+    assert len(lines) == 2  # the resumed note and one epoch
+
+
+def test_a_saved_net_plays_legal_moves_as_it_was_trained(labelled: Path, tmp_path: Path) -> None:
+    torch.set_num_threads(1)
+    net, data = _net(labelled)
+    path = tmp_path / "net.pt"
+    save_net(path, net)  # type: ignore[arg-type]
+    loaded, _ = load_net(path)
+    obs, moves, _ = data.batch(np.arange(4))  # type: ignore[attr-defined]
+    with torch.no_grad():
+        ours = net(torch.as_tensor(obs), torch.as_tensor(moves))[0]
+        theirs = loaded(torch.as_tensor(obs), torch.as_tensor(moves))[0]
+    assert torch.equal(ours, theirs)
+    policy = make_exit(str(path))
+    env = make_env(ENV)
+    obs1, _ = env.reset(seed=3)
+    done = False
+    while not done:
+        a = policy(env.unwrapped, obs1)  # type: ignore[arg-type]
+        assert env.unwrapped.action_masks()[a]  # type: ignore[attr-defined]
+        obs1, _, term, trunc, _ = env.step(a)
+        done = term or trunc
+
+
+def test_a_dagger_game_plays_the_players_moves_and_records_the_labellers(
+    labelled: Path, tmp_path: Path
+) -> None:
+    torch.set_num_threads(1)
+    net, _ = _net(labelled)
+    player = ExitPolicy(net)  # type: ignore[arg-type]
+    env = make_env(ENV)
+    record = label_game(env, make_policy(LABELLER), 4_000_000, player=player)
+    env2 = make_env(ENV)
+    obs, _ = env2.reset(seed=4_000_000)
+    for a in record.actions:  # the player's moves: replayed, each is the net's choice
+        assert a == player(env2.unwrapped, obs)  # type: ignore[arg-type]
+        obs, *_ = env2.step(a)
+
+
+def test_exit_refuses_an_unknown_variant_in_one_line() -> None:
+    with pytest.raises(ValueError) as err:
+        make_policy("exit:no-such-game")
+    assert "\n" not in str(err.value)
+    assert "exit:<variant>" in str(err.value) and "<model file>" in str(err.value)
+    with pytest.raises(ValueError, match="planner\\+net:<variant>"):
+        make_policy("planner+net:no-such-game")
+
+
+def test_planner_net_plays_the_nets_move_where_no_sample_is_won(labelled: Path, tmp_path: Path) -> None:
+    torch.set_num_threads(1)
+    net, _ = _net(labelled)
+    path = tmp_path / "net.pt"
+    save_net(path, net)  # type: ignore[arg-type]
+    planner = make_planner_net(f"{path},samples=1,budget=1,retry=1")
+    assert planner.fallback_policy is not None and planner.samples == 1
+    env = make_env(ENV)
+    obs, _ = env.reset(seed=11)
+    planner.reset(11)
+    done = False
+    while not done:
+        obs, _, term, trunc, _ = env.step(planner(env.unwrapped, obs))  # type: ignore[arg-type]
+        done = term or trunc
+    assert planner.stats["net"] > 0 and planner.stats["greedy"] == 0
+
+
+def test_losses_ignore_moves_without_share() -> None:
+    net = new_net(
+        type("D", (), {"obs_size": 3, "n_actions": 4, "k": 11})(),  # type: ignore[arg-type]
+        ENV,
+        {},
+        hidden=8,
+    )
+    obs = torch.zeros(1, 3)
+    moves = torch.zeros(1, 4, 11)
+    moves[0, [1, 2], 0] = 1
+    target = torch.tensor([[0.0, 1.0, 0.0, 0.0]])
+    p, v, _ = losses(net, obs, moves, target, torch.ones(1), torch.ones(1))
+    assert torch.isfinite(p) and torch.isfinite(v)  # -inf logits of illegal moves add nothing
