@@ -134,7 +134,7 @@ def label_game(env: gym.Env[np.ndarray, Any], labeller: Any, seed: int, player: 
     if player is not None:
         player.reset(seed)
     record = GameRecord(seed=seed)
-    done = False
+    done = not core.action_masks().any()  # a deal with no legal move is lost at once
     while not done:
         legal = np.flatnonzero(core.action_masks())
         if player is None:

@@ -221,3 +221,11 @@ def test_losses_ignore_moves_without_share() -> None:
     target = torch.tensor([[0.0, 1.0, 0.0, 0.0]])
     p, v, _ = losses(net, obs, moves, target, torch.ones(1), torch.ones(1))
     assert torch.isfinite(p) and torch.isfinite(v)  # -inf logits of illegal moves add nothing
+
+
+def test_a_deal_with_no_legal_move_is_a_game_without_decisions() -> None:
+    env = make_env("TheKings-v0")
+    env.reset(seed=2_000_090)  # dealt with no legal move
+    assert not env.unwrapped.action_masks().any()  # type: ignore[attr-defined]
+    record = label_game(env, make_policy("planner:samples=1,budget=10"), 2_000_090)
+    assert record.actions == [] and record.decisions == [] and not record.won
