@@ -27,6 +27,7 @@ from agents.training.exit import (
     replay,
 )
 from agents.training.exit_train import losses, new_net, train
+from tests.helpers import script
 
 ENV = "Nestor-v0"
 LABELLER = "planner:samples=2,budget=300"
@@ -229,3 +230,20 @@ def test_a_deal_with_no_legal_move_is_a_game_without_decisions() -> None:
     assert not env.unwrapped.action_masks().any()  # type: ignore[attr-defined]
     record = label_game(env, make_policy("planner:samples=1,budget=10"), 2_000_090)
     assert record.actions == [] and record.decisions == [] and not record.won
+
+
+def test_the_curve_script_resumes_at_the_points_it_lacks(
+    labelled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    curve = script("exit_curve")
+    points = tmp_path / "curve.json"
+    common = ["--root", str(labelled.parent.parent), "--env", ENV, "--episodes", "3", "--min-steps", "2"]
+    common += ["--points", str(points)]
+    assert curve.main([*common, "--decisions", "20"]) == 0
+    first = json.loads(points.read_text())
+    assert len(first) == 1 and first[0]["planner_decisions"] == 20 and first[0]["episodes"] == 3
+    assert first[0]["decisions"] >= 20 and 0 <= first[0]["wins"] <= 3
+    capsys.readouterr()
+    assert curve.main([*common, "--decisions", "20", "--decisions", "40"]) == 0
+    assert "at 20 decisions: done already" in capsys.readouterr().out
+    assert [p["planner_decisions"] for p in json.loads(points.read_text())] == [20, 40]
