@@ -34,7 +34,7 @@ import numpy as np
 from patience_gym.core.cards import card_name, parse_pack
 from patience_gym.core.game import Game
 
-__all__ = ["agrees", "consistent_deck", "hidden_frame", "repaired_deck", "unseen_positions"]
+__all__ = ["agrees", "consistent_deck", "disagreements", "hidden_frame", "repaired_deck", "unseen_positions"]
 
 
 def _game(env_or_game: Any) -> Game[Any]:
@@ -91,10 +91,16 @@ def consistent_deck(env_or_game: Any, rng: np.random.Generator) -> list[str]:
 def agrees(env_or_game: Any, deck: Sequence[str]) -> bool:
     """``deck`` (as :func:`consistent_deck` returns them) holds the real cards at every position
     the player has seen by now: it is still a deal the player cannot tell from the real one."""
+    return not disagreements(env_or_game, deck)
+
+
+def disagreements(env_or_game: Any, deck: Sequence[str]) -> list[tuple[int, str]]:
+    """The positions the player has seen where ``deck`` (as :func:`consistent_deck` returns them)
+    holds another card than the real deal, each with the real card there."""
     real, unseen = _frame(_game(env_or_game))
     hidden = set(unseen)
     cards = parse_pack(deck, len(real) // 52, "deck")
-    return all(cards[p] == real[p] for p in range(len(real)) if p not in hidden)
+    return [(p, card_name(real[p])) for p in range(len(real)) if p not in hidden and cards[p] != real[p]]
 
 
 def repaired_deck(env_or_game: Any, deck: Sequence[str], rng: np.random.Generator) -> list[str]:

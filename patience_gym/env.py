@@ -15,6 +15,7 @@ from gymnasium.error import InvalidAction, ResetNeeded
 from patience_gym.core.game import Game
 from patience_gym.games import VARIANTS, Variant, get_variant
 from patience_gym.native import NativeGame, engine_for, make_game, reference
+from patience_gym.winnable import check_deals, winnable_seeds
 
 REWARD_MODES = ("foundation", "win")
 #: ``mask_dtype``: the type of ``info["action_mask"]`` (int8: what ``Discrete.sample(mask=...)``
@@ -144,11 +145,13 @@ class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
     share an observation. Each observation returned is a fresh array the caller may keep or write.
 
     ## Starting State
-    A pack shuffled from the environment's ``np_random`` (``reset(seed=...)`` is deterministic), or
+    A pack shuffled from the environment's ``np_random`` (``reset(seed=...)`` is deterministic;
+    with ``deals="winnable"``, the deal of a listed training seed that ``np_random`` picks), or
     ``reset(options={"deck": [...]})``: 52 or 104 card strings such as ``"TD"``, first card dealt
     first. A malformed pack raises ``ValueError`` naming the problem; ``options`` other than a
-    mapping raise ``TypeError``. ``step``, ``render``, ``describe_action`` and ``state_key`` before
-    the first ``reset`` raise gymnasium's ``ResetNeeded``.
+    mapping raise ``TypeError``. ``step``, ``render``, ``describe_action``, ``state_key`` and
+    ``played`` (the moves since the deal) before the first ``reset`` raise gymnasium's
+    ``ResetNeeded``.
 
     ## Rewards
     ``reward="foundation"`` (default): the cards newly moved to the foundations, as a fraction of
@@ -173,7 +176,10 @@ class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
     text; ``"rgb_array"``: an
     ``H x W x 3`` ``uint8`` picture of the table, the same size all episode, face-down cards drawn
     as backs), ``reward``, ``illegal_reward`` (a finite number), ``mask_dtype`` (``"int8"`` or
-    ``"bool"``: the type of ``info["action_mask"]``), and the variant's rule options
+    ``"bool"``: the type of ``info["action_mask"]``), ``deals`` (``"random"``: every shuffle;
+    ``"winnable"``: only training seeds the solver won, :mod:`patience_gym.winnable`, picked by
+    ``np_random`` so ``reset(seed=...)`` picks one deterministically; ``deal_seed`` names the seed
+    dealt), and the variant's rule options
     (``docs/rules.md``), e.g. ``draw=3`` for Klondike (NumPy scalars count as their Python value).
     An unknown option or a value outside the allowed ones raises with what is allowed (an unknown
     one a ``TypeError`` in Python's words, "got an unexpected keyword argument 'x'").
@@ -200,9 +206,11 @@ class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
         illegal_reward: float = -0.01,
         engine: str | None = None,
         mask_dtype: str = "int8",
+        deals: str = "random",
         **options: Any,
     ) -> None:
         self.variant = get_variant(variant)
+        self.deals = check_deals(deals)
         self.mask_dtype = mask_dtype
         self.mask_type = mask_dtype_of(mask_dtype)  # the NumPy type of info["action_mask"]
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -224,6 +232,10 @@ class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
         self.engine = engine_for(self.variant, engine)
         self.game: Game[Any] = make_game(self.variant, self.engine, **options)
         self.layout = self.game.layout
+        # deals="winnable": the seeds to pick from (patience_gym.winnable); deal_seed: the one dealt
+        self._winnable = None if deals == "random" else winnable_seeds(self.variant, self.game.options).seeds
+        self.deal_seed: int | None = None
+        self._played: list[int] = []  # the Python engine's moves since the deal (played())
         self.action_space = spaces.Discrete(self.game.n_actions)
         self.observation_space = spaces.Box(0.0, 1.0, (self.layout.size,), np.float32)
         self._n_actions = self.game.n_actions
@@ -255,7 +267,13 @@ class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         deck = deck_option(options)
         super().reset(seed=seed)
-        self.game.new_game(self.np_random, deck)
+        self._played = []
+        if self._winnable is not None and deck is None:
+            self.deal_seed = int(self._winnable[self.np_random.integers(len(self._winnable))])
+            self.game.new_game(np.random.default_rng(self.deal_seed))  # as reset(seed=deal_seed) deals
+        else:
+            self.deal_seed = None
+            self.game.new_game(self.np_random, deck)
         # Rewards share out what is left to win: a deal that plays cards itself (The Kings)
         # still gives a won episode a total of 1.0.
         self._to_win = max(1, self.game.win_cards - self.game.foundation_cards)
@@ -312,6 +330,7 @@ class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
         if not self._mask[a]:
             return self._observation(), self.illegal_reward, False, False, self._info(illegal=True)
         outcome = self.game.apply(a)  # what changed: the reward and the end follow from it alone
+        self._played.append(a)
         self._refresh(won=outcome.won)
         won_mode = self.reward_mode == "win"
         reward = (1.0 if outcome.won else 0.0) if won_mode else outcome.gained / self._to_win
@@ -343,6 +362,15 @@ class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
             raise self._outside(a)
         self._require_reset("describe_action")
         return self.game.describe(a)
+
+    def played(self) -> list[int]:
+        """The actions applied since the deal, in order (illegal ones, which change nothing, left
+        out): dealing ``game.deck()`` again and stepping these reaches the current position
+        (:func:`patience_gym.search.play_deal` does it on another deal)."""
+        self._require_reset("played")
+        if isinstance(self.game, NativeGame):  # the native game keeps them (its step path is C++'s)
+            return list(self.game._history)
+        return list(self._played)
 
     def state_key(self) -> Hashable:
         """A hashable snapshot of the whole position: equal keys mean the same position.

@@ -30,6 +30,7 @@ from patience_gym.core.cards import N_KINDS, parse_pack
 from patience_gym.env import REWARD_MODES, ActionOutsideSpace, PatienceEnv, VariantSpec, deck_option
 from patience_gym.move_features import BatchFeatures, with_features
 from patience_gym.native import EXTRA_TEXTS, RowTwins, _module, encode_options
+from patience_gym.winnable import random_deals_only
 
 __all__ = ["NativeBatch", "PatienceSB3VecEnv", "PatienceVectorEnv"]  # noqa: F822 (PatienceSB3VecEnv: module __getattr__)
 
@@ -61,6 +62,7 @@ class NativeBatch:
                 f"engine={engine!r}: the batched environment runs on the native engine only; for the "
                 "Python engine use gym.make_vec(..., vectorization_mode='sync')"
             )
+        random_deals_only(options)  # the C++ batch shuffles its own packs
         # One single env checks everything the way gym.make does (variant, reward, illegal_reward,
         # mask_dtype, options, and that the variant has a native port) and lends its spaces and layout.
         self.template = PatienceEnv(

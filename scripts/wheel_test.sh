@@ -4,7 +4,8 @@
 # run the README's user commands from another folder, so that nothing of the checkout is on
 # sys.path: list, show, evaluate with its winnable column (the labels shipped as package data),
 # train of the tiny config by name (the configs shipped as package data), replay, solve's --labels
-# rule, and TorchRL's GymEnv over every registered id.
+# rule, deals='winnable' (its lists shipped as package data), and TorchRL's GymEnv over every
+# registered id.
 # Each failure stops with one line naming what failed and exits 1. pip's cache is reused; the
 # native engine compiles again in `pip wheel` (expected: a wheel is built from the sources).
 # Usage: bash scripts/wheel_test.sh          (.ci/run calls it after the test suite)
@@ -102,6 +103,15 @@ step "patience-gym solve: no --labels in an installed package is one line and st
 refused solve_default --labels "$bin/patience-gym" solve --env Nestor-v0 --seeds 0:2
 run solve "$bin/patience-gym" solve --env Nestor-v0 --seeds 0:2 --labels my_labels
 [ -f "$work/user/my_labels/Nestor-v0.csv" ] || fail "solve --labels my_labels wrote no Nestor-v0.csv there"
+
+step "deals='winnable' from the package's lists (patience_gym/data/winnable/)"
+run winnable "$bin/python" -c "
+import gymnasium as gym, patience_gym
+env = gym.make('patience_gym/Nestor-v0', deals='winnable')
+env.reset(seed=0)
+print('winnable seed', env.unwrapped.deal_seed)
+"
+expect winnable "winnable seed 1" "a training seed from the shipped list"
 
 step "TorchRL's GymEnv builds every registered id and reads its info (the recipes extra)"
 run torchrl "$bin/python" -c "

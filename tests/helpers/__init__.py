@@ -189,6 +189,20 @@ def play_at_random(game: Any, rng: np.random.Generator, steps: int) -> list[int]
     return taken
 
 
+def step_at_random(env: Any, info: dict[str, Any], rng: np.random.Generator, steps: int) -> Any:
+    """Up to ``steps`` random legal steps of ``env`` (a gym env; ``info``: the last one it gave),
+    fewer if the episode ends; the last observation (``None`` if no step was taken)."""
+    obs = None
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        if not len(legal):
+            break
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            break
+    return obs
+
+
 def option_sets(variant: Variant) -> list[dict[str, Any]]:
     """The options of every run of ``variant`` that checks each option: none (the variant as
     registered), then each other allowed value of each option it leaves open, one at a time."""

@@ -1,7 +1,8 @@
 """The wheel carries the package's data where agents/common/data.py reads it: the label files inside
 the agents package (agents/data/labels/, shipped with it) and configs/ copied to agents/data/configs/
-(pyproject.toml's wheel.force-include). Checked from pyproject.toml without building a wheel; CI's
-scripts/wheel_test.sh builds one and runs the user commands from it."""
+(pyproject.toml's wheel.force-include); and the winnable seeds inside patience_gym/data/winnable/.
+Checked from pyproject.toml without building a wheel; CI's scripts/wheel_test.sh builds one and
+runs the user commands from it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ import pytest
 import agents.common.data
 from agents.common.data import package_data, shipped_configs, shipped_labels
 from tests.helpers import LABELS, PORTED, ROOT
+
+#: The winnable seeds ``gym.make(id, deals="winnable")`` deals (patience_gym.winnable).
+WINNABLE = ROOT / "patience_gym" / "data" / "winnable"
 
 
 def _wheel_settings() -> dict[str, Any]:
@@ -41,9 +45,15 @@ def test_every_ported_variant_has_its_labels_in_the_package() -> None:
     assert {v.env_name for v in PORTED} <= names
 
 
+def test_the_winnable_lists_ship_inside_patience_gym() -> None:
+    """``deals="winnable"`` reads them from the env's own package (the env never imports agents)."""
+    assert "patience_gym" in _wheel_settings()["packages"]
+    assert sorted(WINNABLE.glob("*.json")), "no winnable lists in patience_gym/data/winnable/"
+
+
 def test_no_packaged_data_is_ignored_by_git() -> None:
     """scikit-build-core leaves git-ignored files out of the wheel."""
-    files = [*LABELS.glob("*.csv"), *(ROOT / "configs").rglob("*.yaml")]
+    files = [*LABELS.glob("*.csv"), *(ROOT / "configs").rglob("*.yaml"), *WINNABLE.glob("*.json")]
     proc = subprocess.run(
         ["git", "check-ignore", *map(str, files)], cwd=ROOT, capture_output=True, text=True, check=False
     )

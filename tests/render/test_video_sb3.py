@@ -11,7 +11,7 @@ import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.games import VARIANTS, Variant
-from tests.helpers import ROOT
+from tests.helpers import ROOT, step_at_random
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.env_name for v in VARIANTS])
@@ -27,14 +27,7 @@ def test_record_video_writes_a_file_for_every_variant(variant: Variant, tmp_path
         disable_logger=True,
     )
     _, info = env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    for _ in range(12):
-        legal = np.flatnonzero(info["action_mask"])
-        if not len(legal):
-            break
-        _, _, term, trunc, info = env.step(int(rng.choice(legal)))
-        if term or trunc:
-            break
+    step_at_random(env, info, np.random.default_rng(0), 12)
     env.close()  # type: ignore[no-untyped-call]  # gymnasium's RecordVideo.close is untyped
     videos = list((tmp_path / "videos").glob("*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
