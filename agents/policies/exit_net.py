@@ -98,10 +98,16 @@ def load_net(path: Path | str) -> tuple[PolicyValueNet, dict[str, Any]]:
 
 
 class ExitPolicy:
-    """A saved :class:`PolicyValueNet` playing its most likely legal move (no search)."""
+    """A saved :class:`PolicyValueNet` playing its most likely legal move (no search).
 
-    def __init__(self, net: PolicyValueNet, name: str = "exit") -> None:
-        self.net, self.name = net, name
+    With ``revisits=True`` (the default) a position met again gets the net's most likely move not
+    yet played from it this episode (all of them tried: the most likely again), so that the net
+    cannot walk one cycle until the step limit, which the earlier clones did (docs/training.md).
+    Positions are told apart by the env's ``state_key()``, compared and never read."""
+
+    def __init__(self, net: PolicyValueNet, name: str = "exit", revisits: bool = True) -> None:
+        self.net, self.name, self.revisits = net, name, revisits
+        self.tried: dict[object, set[int]] = {}
 
     @staticmethod
     def load(path: Path | str, name: str | None = None) -> ExitPolicy:
@@ -109,7 +115,8 @@ class ExitPolicy:
         return ExitPolicy(net, name or f"exit({Path(path).name})")
 
     def reset(self, seed: int) -> None:
-        """The net keeps nothing between decisions."""
+        """Forget the positions met (the net itself keeps nothing between decisions)."""
+        self.tried = {}
 
     def scores(self, env: PatienceEnv, obs: np.ndarray) -> tuple[np.ndarray, float]:
         """The move logits (``-inf`` where illegal) and the won probability of this position."""
@@ -124,7 +131,13 @@ class ExitPolicy:
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         logits, _ = self.scores(env, obs)
-        return int(np.argmax(logits))
+        if not self.revisits:
+            return int(np.argmax(logits))
+        tried = self.tried.setdefault(env.state_key(), set())
+        fresh = np.where([a in tried for a in range(len(logits))], -np.inf, logits)
+        action = int(np.argmax(fresh if np.isfinite(fresh).any() else logits))
+        tried.add(action)
+        return action
 
 
 def ranked(policy: ExitPolicy, env: PatienceEnv, obs: np.ndarray, moves: Sequence[int]) -> list[int]:

@@ -178,6 +178,7 @@ def test_a_dagger_game_plays_the_players_moves_and_records_the_labellers(
     record = label_game(env, make_policy(LABELLER), 4_000_000, player=player)
     env2 = make_env(ENV)
     obs, _ = env2.reset(seed=4_000_000)
+    player.reset(4_000_000)
     for a in record.actions:  # the player's moves: replayed, each is the net's choice
         assert a == player(env2.unwrapped, obs)  # type: ignore[arg-type]
         obs, *_ = env2.step(a)
@@ -247,3 +248,18 @@ def test_the_curve_script_resumes_at_the_points_it_lacks(
     assert curve.main([*common, "--decisions", "20", "--decisions", "40"]) == 0
     assert "at 20 decisions: done already" in capsys.readouterr().out
     assert [p["planner_decisions"] for p in json.loads(points.read_text())] == [20, 40]
+
+
+def test_the_net_plays_another_move_where_it_comes_back(labelled: Path) -> None:
+    torch.set_num_threads(1)
+    net, _ = _net(labelled)
+    env = make_env(ENV)
+    obs, _ = env.reset(seed=5)
+    legal = np.flatnonzero(env.unwrapped.action_masks())  # type: ignore[attr-defined]
+    guard, plain = ExitPolicy(net), ExitPolicy(net, revisits=False)  # type: ignore[arg-type]
+    core = env.unwrapped
+    seen = [guard(core, obs) for _ in range(len(legal))]  # type: ignore[arg-type]
+    assert sorted(seen) == legal.tolist()  # each legal move once, the most likely first
+    assert seen[0] == plain(core, obs) == guard(core, obs)  # type: ignore[arg-type]
+    guard.reset(5)
+    assert guard(core, obs) == seen[0]  # type: ignore[arg-type]
