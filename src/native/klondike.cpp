@@ -71,6 +71,7 @@ public:
         talon_.clear();
         found_ = {0, 0, 0, 0};
         passes_used_ = 1;
+        hashed_ = 0;
     }
 
     // ---- the rules (klondike.py: _to_foundation, _to_pile, _can_pass, _run_start) ---------------
@@ -109,9 +110,7 @@ public:
         return false;
     }
 
-    // The same rules as is_legal, enumerated pile by pile: a move onto a non-empty pile j needs
-    // one of the two cards that fit j's last card, so only the piles showing such a card face up
-    // are asked (run_start, the predicate is_legal uses); an empty pile asks every pile.
+    // The same rules as is_legal, enumerated pile by pile (pile_runs for pile -> pile).
     void legal_mask(std::uint8_t* out) const override {
         std::memset(out, 0, N_ACTIONS);
         out[STOCK] = !stock_.empty() || can_pass();
@@ -120,18 +119,29 @@ public:
             out[TALON_F] = to_foundation(t);
             for (int j = 0; j < N_PILES; ++j) out[TALON_P0 + j] = to_pile(t, j);
         }
+        for (int i = 0; i < N_PILES; ++i)
+            if (!piles_[i].empty()) out[PILE_F0 + i] = to_foundation(piles_[i].back());
+        std::array<std::int8_t, N_ACTIONS> runs;
+        pile_runs(runs.data());
+        for (int a = PILE_P0; a < N_ACTIONS; ++a) out[a] = runs[a] >= 0;
+    }
+
+    // run_start(i, j) of every pile -> pile action (at its id; -1 where illegal), asked only where
+    // it can be legal: a move onto a non-empty pile j needs one of the two cards that fit j's last
+    // card, so only the piles showing such a card face up are asked; an empty pile asks every
+    // pile. The solver's moves read the run's head from here, so run_start runs once a move.
+    void pile_runs(std::int8_t* runs) const {
+        std::memset(runs + PILE_P0, -1, N_ACTIONS - PILE_P0);
         std::array<std::int8_t, N_KINDS> pile_of;  // the pile showing each face-up card, or -1
         pile_of.fill(-1);
         for (int i = 0; i < N_PILES; ++i) {
             const auto& pile = piles_[i];
-            if (pile.empty()) continue;
-            out[PILE_F0 + i] = to_foundation(pile.back());
             for (int k = down_[i]; k < pile.size(); ++k) pile_of[pile[k]] = static_cast<std::int8_t>(i);
         }
         for (int j = 0; j < N_PILES; ++j) {
             if (piles_[j].empty()) {
                 for (int i = 0; i < N_PILES; ++i)
-                    if (i != j) out[pile_to_pile(i, j)] = run_start(i, j) >= 0;
+                    if (i != j) runs[pile_to_pile(i, j)] = static_cast<std::int8_t>(run_start(i, j));
                 continue;
             }
             const int last = piles_[j].back();
@@ -139,7 +149,8 @@ public:
             for (int suit = 0; suit < 4; ++suit) {
                 const int c = card_of(rank_of(last) - 1, suit);
                 const int i = pile_of[c];
-                if (i >= 0 && i != j && alternate_down(last, c)) out[pile_to_pile(i, j)] = run_start(i, j) >= 0;
+                if (i >= 0 && i != j && alternate_down(last, c))
+                    runs[pile_to_pile(i, j)] = static_cast<std::int8_t>(run_start(i, j));
             }
         }
     }
@@ -156,13 +167,21 @@ public:
                     passes_used_ = passes_ >= 0 ? passes_used_ + 1 : 2;
                 }
                 return;
-            case Kind::TalonF: ++found_[suit_of(talon_.pop())]; return;
-            case Kind::TalonP: piles_[m.dst].push(talon_.pop()); return;
+            case Kind::TalonF:
+                ++found_[suit_of(talon_.pop())];
+                hashed_ &= ~WASTE_HASHED;
+                return;
+            case Kind::TalonP:
+                piles_[m.dst].push(talon_.pop());
+                hashed_ &= ~(WASTE_HASHED | 1u << m.dst);
+                return;
             case Kind::PileF:
                 ++found_[suit_of(piles_[m.src].pop())];
                 flip(m.src);
+                hashed_ &= ~(1u << m.src);
                 return;
             case Kind::PileP: {
+                hashed_ &= ~(1u << m.src | 1u << m.dst);
                 auto& src = piles_[m.src];
                 const int k = run_start(m.src, m.dst);
                 for (int t = k; t < src.size(); ++t) piles_[m.dst].push(src[t]);
@@ -283,7 +302,7 @@ public:
     }
 
     // canonical_key() hashed without building it: each pile hashed alone, the seven hashes
-    // sorted (equal piles, equal hashes: a function of the sorted piles), then the sequence,
+    // summed (equal piles, equal hashes: a function of the piles as a multiset), then the sequence,
     // the talon size and the pass counter as the key has them. Equal keys give equal hashes.
     static std::uint64_t mix(std::uint64_t h) {  // splitmix64's finaliser: a bijection
         h ^= h >> 30;
@@ -292,27 +311,38 @@ public:
         h *= 0x94D049BB133111EBULL;
         return h ^ (h >> 31);
     }
-    std::uint64_t canonical_hash() const override {
-        std::array<std::uint64_t, N_PILES> ph;
-        for (int i = 0; i < N_PILES; ++i) {
+    // Each pile's hash and the sequence's are kept until a move changes them (apply() clears
+    // their bits in hashed_): a move changes at most two piles, and only a talon play the sequence.
+    std::uint64_t pile_hash(int i) const {
+        if (!(hashed_ & 1u << i)) {
             const auto& p = piles_[i];
             std::uint64_t h = mix(0x1000u + static_cast<std::uint64_t>(down_[i] * 64 + p.n)), w = 0;
             for (int k = 0; k < p.n; ++k) {
                 w = (w << 8) | static_cast<std::uint8_t>(p.cards[k]);
                 if ((k & 7) == 7) h = mix(h ^ w), w = 0;
             }
-            ph[i] = mix(h ^ w ^ 0xA5);
+            pile_hash_[i] = mix(h ^ w ^ 0xA5);
+            hashed_ |= 1u << i;
         }
-        std::sort(ph.begin(), ph.end());
-        std::uint64_t h = 0x243F6A8885A308D3ULL;
-        for (std::uint64_t x : ph) h = mix(h ^ x);
-        const int n = waste_size();
-        std::uint64_t w = static_cast<std::uint64_t>(n);
-        for (int k = 0; k < n; ++k) {
-            w = (w << 8) | static_cast<std::uint8_t>(waste_card(k));
-            if ((k & 7) == 6) h = mix(h ^ w), w = 0;
+        return pile_hash_[i];
+    }
+    std::uint64_t waste_hash() const {
+        if (!(hashed_ & WASTE_HASHED)) {
+            const int n = waste_size();
+            std::uint64_t h = 0x13198A2E03707344ULL, w = static_cast<std::uint64_t>(n);
+            for (int k = 0; k < n; ++k) {
+                w = (w << 8) | static_cast<std::uint8_t>(waste_card(k));
+                if ((k & 7) == 6) h = mix(h ^ w), w = 0;
+            }
+            waste_hash_ = mix(h ^ w);
+            hashed_ |= WASTE_HASHED;
         }
-        h = mix(h ^ w);
+        return waste_hash_;
+    }
+    std::uint64_t canonical_hash() const override {
+        std::uint64_t h = 0x243F6A8885A308D3ULL;  // the piles' hashes summed: a multiset's
+        for (int i = 0; i < N_PILES; ++i) h += mix(pile_hash(i));
+        h = mix(mix(h) ^ waste_hash());
         return mix(h ^ (static_cast<std::uint64_t>(keyed_talon_size()) << 32) ^
                    static_cast<std::uint64_t>(passes_ >= 0 ? passes_used_ : 0));
     }
@@ -428,15 +458,14 @@ public:
     // Ordering only: first moves that turn up a face-down card (the deeper the pile, the
     // sooner), then those that empty a pile or bring a talon card into play, then the rest,
     // turning the stock, then moving a run that turns nothing up (shuffling the tableau).
+    int pile_priority(int i, int k) const {  // a run from pile i, headed by its k-th card
+        if (k == down_[i] && k > 0) return 10 + down_[i];
+        return k == 0 ? 5 : 0;
+    }
     int move_priority(int a) const override {
         const Move m = move_of(a);
         switch (m.kind) {
-            case Kind::PileP: {
-                const int k = run_start(m.src, m.dst);
-                if (k == down_[m.src] && k > 0) return 10 + down_[m.src];
-                if (k == 0) return 5;
-                return 0;
-            }
+            case Kind::PileP: return pile_priority(m.src, run_start(m.src, m.dst));
             case Kind::PileF: return down_[m.src] > 0 && down_[m.src] == piles_[m.src].size() - 1 ? 10 + down_[m.src] : 3;
             case Kind::TalonP: return 4;
             case Kind::TalonF: return 4;
@@ -490,22 +519,30 @@ public:
     }
     bool planner_moves_ranked() const override { return true; }
 
-    bool useful_pile_move(int a) const {
-        const Move m = move_of(a);
-        const int k = run_start(m.src, m.dst);
-        if (k == 0 || k == down_[m.src]) return true;  // empties the pile, or turns a card up
-        return to_foundation(piles_[m.src][k - 1]);
+    bool useful_pile_move(int i, int k) const {  // a run from pile i, headed by its k-th card
+        if (k == 0 || k == down_[i]) return true;  // empties the pile, or turns a card up
+        return to_foundation(piles_[i][k - 1]);
     }
 
     // Every solver move (pruned: the planner's) to add(actions, count, priority).
     template <class Add>
     void moves(Add&& add, bool pruned) const {
-        std::array<std::uint8_t, N_ACTIONS> mask;
-        legal_mask(mask.data());
         for (int a = PILE_F0; a < TALON_P0; ++a)
-            if (mask[a]) add(&a, 1, move_priority(a));
-        for (int a = PILE_P0; a < N_ACTIONS; ++a)
-            if (mask[a] && (!pruned || useful_pile_move(a))) add(&a, 1, move_priority(a));
+            if (is_legal(a)) add(&a, 1, move_priority(a));
+        std::array<std::int8_t, N_ACTIONS> runs;
+        pile_runs(runs.data());
+        for (int a = PILE_P0; a < N_ACTIONS; ++a) {
+            const int k = runs[a], i = move_of(a).src;
+            if (k >= 0 && (!pruned || useful_pile_move(i, k))) add(&a, 1, pile_priority(i, k));
+        }
+        // the piles each card could go to (to_pile asked once a pile, for the cards that fit it)
+        std::array<std::uint8_t, N_KINDS> fits{};
+        for (int j = 0; j < N_PILES; ++j) {
+            const int r = piles_[j].empty() ? KING : rank_of(piles_[j].back()) - 1;
+            if (r < ACE) continue;
+            for (int suit = 0; suit < 4; ++suit)
+                if (to_pile(card_of(r, suit), j)) fits[card_of(r, suit)] |= static_cast<std::uint8_t>(1u << j);
+        }
         const int n = waste_size();
         int nt = talon_.size(), used = passes_used_;
         std::array<bool, 25> met{};
@@ -520,11 +557,10 @@ public:
                     line[static_cast<std::size_t>(k)] = TALON_F;
                     add(line.data(), k + 1, prio);
                 }
-                for (int j = 0; j < N_PILES; ++j)
-                    if (to_pile(t, j)) {
-                        line[static_cast<std::size_t>(k)] = TALON_P0 + j;
-                        add(line.data(), k + 1, prio);
-                    }
+                for (unsigned b = fits[t]; b; b &= b - 1) {
+                    line[static_cast<std::size_t>(k)] = TALON_P0 + __builtin_ctz(b);
+                    add(line.data(), k + 1, prio);
+                }
             }
             if (nt < n) {
                 nt = std::min(n, nt + draw_);
@@ -553,6 +589,12 @@ private:
     Stack<24> talon_;
     std::array<int, 4> found_{};
     int passes_used_ = 1;
+    // canonical_hash()'s cache: bit i set, pile_hash_[i] holds pile i's hash; WASTE_HASHED set,
+    // waste_hash_ holds the stock and talon sequence's (copied with the position by assign()).
+    static constexpr unsigned WASTE_HASHED = 1u << N_PILES;
+    mutable std::array<std::uint64_t, N_PILES> pile_hash_{};
+    mutable std::uint64_t waste_hash_ = 0;
+    mutable unsigned hashed_ = 0;
 };
 
 // klondike.Klondike.OPTIONS: draw (1 or 3), passes (-1 for None: without limit), partial_moves,
