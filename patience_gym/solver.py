@@ -243,6 +243,8 @@ def macro_decide(
     max_nodes: int = 0,
     max_seconds: float = 0.0,
     seed: int = 0,
+    race: float = 0.0,
+    tie: float = 0.03,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -265,6 +267,8 @@ def macro_decide(
         max_nodes,
         max_seconds,
         seed,
+        race,
+        tie,
     )
     lines, plays, wins, values, chosen, plan, nodes, region_n, deals = found
     return MacroDecision(

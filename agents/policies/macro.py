@@ -22,8 +22,13 @@ places, which depends on which cards are hidden, never on where they lie. Its ch
 never depend on a hidden card (tests/agents/policies/test_macro.py). Its randomness is seeded with
 the episode's seed and the decision's number.
 
+With ``race`` > 0 the bandit is a race instead of UCB1: the candidates left meet the same deals
+batch by batch, and one drops out when the leader is ``race`` standard errors of their paired
+differences ahead, or when the two are tied within ``tie`` (src/native/macro.hpp).
+
 Spec: ``macro`` or ``macro:samples=50,batch=5,nodes=3000,c=1,cards=0.2,region=2000,known=200000,
-seconds=0,learn=0`` (any subset; the defaults are the long run's settings, docs/planner.md).
+seconds=0,learn=0,race=0,tie=0.03`` (any subset; the defaults are the long run's settings,
+docs/planner.md).
 """
 
 from __future__ import annotations
@@ -51,8 +56,10 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "known": (200_000, "solver nodes of the one solve of the real deal once nothing is hidden"),
     "seconds": (0.0, "seconds a decision may take at most (0: no limit; then the most sampled)"),
     "learn": (0, "1: Klondike with unlimited passes: turn the whole stock over first, to see every card"),
+    "race": (0.0, "> 0: race the candidates on common deals, dropping one this many standard errors behind"),
+    "tie": (0.03, "racing: a difference in value this small counts as a tie (the leader stays)"),
 }
-_FLOATS = ("c", "cards", "seconds")
+_FLOATS = ("c", "cards", "seconds", "race", "tie")
 
 
 class MacroPolicy:
@@ -80,6 +87,7 @@ class MacroPolicy:
         self.samples, self.batch, self.nodes = int(value["samples"]), int(value["batch"]), int(value["nodes"])
         self.region, self.known, self.learn = int(value["region"]), int(value["known"]), int(value["learn"])
         self.c, self.cards, self.seconds = float(value["c"]), float(value["cards"]), float(value["seconds"])
+        self.race, self.tie = float(value["race"]), float(value["tie"])
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in value.items()) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -131,6 +139,8 @@ class MacroPolicy:
             known_nodes=self.known,
             max_seconds=self.seconds,
             seed=(self.seed * 1_000_003 + self.decisions) & (2**63 - 1),
+            race=self.race,
+            tie=self.tie,
         )
         self.spent += found.nodes
         if found.plan:

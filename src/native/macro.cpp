@@ -349,6 +349,51 @@ std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int reg
     return out;
 }
 
+// Step 2 by racing (macro.hpp): every candidate left judged on the same deals, round by round;
+// judge(i, k) plays candidate i on deal k and returns its value. The index of the one chosen.
+template <class Judge, class Spent>
+int race(std::vector<MacroCandidate>& cs, const MacroSettings& s, Judge&& judge, Spent&& out_of_budget) {
+    const std::size_t m = cs.size();
+    std::vector<std::vector<double>> v(m);  // each candidate's value on deal 0, 1, ...
+    std::vector<std::size_t> left(m);
+    for (std::size_t i = 0; i < m; ++i) left[i] = i;
+    for (std::size_t n = 0;;) {
+        for (std::size_t i : left)
+            for (std::size_t k = n; k < n + static_cast<std::size_t>(s.batch); ++k) v[i].push_back(judge(i, k));
+        n += static_cast<std::size_t>(s.batch);
+        std::size_t lead = left[0];  // the best summed value; among equals the ordering's first
+        for (std::size_t i : left)
+            if (cs[i].value > cs[lead].value) lead = i;
+        bool silent = true;
+        for (std::size_t i : left) silent = silent && cs[i].wins == 0;
+        const bool two = n >= 2 * static_cast<std::size_t>(s.batch);
+        if (n >= static_cast<std::size_t>(s.samples) || (two && (silent || cs[lead].wins == static_cast<int>(n))) ||
+            out_of_budget())
+            return static_cast<int>(lead);
+        if (!two) continue;
+        std::vector<std::size_t> still;
+        for (std::size_t i : left) {
+            if (i == lead) {
+                still.push_back(i);
+                continue;
+            }
+            double sum = 0.0, sq = 0.0;
+            for (std::size_t k = 0; k < n; ++k) {
+                const double d = v[lead][k] - v[i][k];
+                sum += d, sq += d * d;
+            }
+            const double mean = sum / static_cast<double>(n);
+            const double var = std::max(0.0, sq / static_cast<double>(n) - mean * mean) / static_cast<double>(n - 1);
+            const double se = std::max(std::sqrt(var), 1.0 / static_cast<double>(n));
+            const bool behind = mean > 0 && mean > s.race * std::sqrt(var);
+            const bool tied = std::abs(mean) + s.race * se < s.tie;
+            if (!behind && !tied) still.push_back(i);
+        }
+        left.swap(still);
+        if (left.size() == 1) return static_cast<int>(left[0]);
+    }
+}
+
 }  // namespace
 
 MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const std::vector<int>& unseen,
@@ -417,6 +462,30 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
     };
     CappedSolver solver(s.solve_nodes);
     auto& cs = result.candidates;
+    // Candidate i judged on sampled deal k: its line played there, then the capped search.
+    auto judge = [&](std::size_t i, std::size_t k) {
+        auto g = deal(k).clone();
+        auto& c = cs[i];
+        for (int a : c.line) {
+            if (!g->is_legal(a)) throw std::logic_error("macro: a candidate's line is not legal on a consistent deal");
+            g->apply(a);
+        }
+        bool won = false;
+        const double v = solver.value(*g, s.cards, result.nodes, won);
+        c.value += v;
+        c.wins += won;
+        ++c.plays;
+        return v;
+    };
+    auto out_of_budget = [&] {
+        return (s.max_nodes > 0 && result.nodes >= s.max_nodes) ||
+               (s.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t0).count() > s.max_seconds);
+    };
+    if (s.race > 0) {
+        result.chosen = race(cs, s, judge, out_of_budget);
+        result.deals = static_cast<int>(deals.size());
+        return result;
+    }
     long total = 0;
     for (;;) {
         int pick = -1;
@@ -429,23 +498,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
             if (pick < 0 || score > best) pick = static_cast<int>(i), best = score;
         }
         auto& c = cs[static_cast<std::size_t>(pick)];
-        for (int b = 0; b < s.batch; ++b) {
-            auto g = deal(static_cast<std::size_t>(c.plays)).clone();
-            bool legal = true;
-            for (int a : c.line) {
-                if (!g->is_legal(a)) {
-                    legal = false;
-                    break;
-                }
-                g->apply(a);
-            }
-            if (!legal) throw std::logic_error("macro: a candidate's line is not legal on a consistent deal");
-            bool won = false;
-            c.value += solver.value(*g, s.cards, result.nodes, won);
-            c.wins += won;
-            ++c.plays;
-            ++total;
-        }
+        for (int b = 0; b < s.batch; ++b, ++total) judge(static_cast<std::size_t>(pick), static_cast<std::size_t>(c.plays));
         // decided: judged on `samples` deals, or won on every one of at least two batches (a
         // move that wins every deal tried needs no more: the rest of the game will vote again)
         if (c.plays >= s.samples || (c.wins == c.plays && c.plays >= 2 * s.batch)) {
@@ -456,9 +509,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         // nothing the values do not (the foundation shares, or the ordering's first)
         bool silent = true;
         for (const auto& x : cs) silent = silent && x.wins == 0 && x.plays >= 2 * s.batch;
-        const bool spent = silent || (s.max_nodes > 0 && result.nodes >= s.max_nodes) ||
-                           (s.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t0).count() > s.max_seconds);
-        if (spent) {
+        if (silent || out_of_budget()) {
             int most = 0;
             for (std::size_t i = 1; i < cs.size(); ++i) {
                 const auto &x = cs[i], &y = cs[static_cast<std::size_t>(most)];

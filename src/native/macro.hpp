@@ -27,6 +27,16 @@
 //    batches: then the most sampled, the best valued, the ordering's first). That candidate's
 //    line is played; the next decision
 //    votes afresh, and no sample's line is ever followed.
+//    RACING (`race` > 0) instead of UCB1: every candidate still in the race is judged on the same
+//    next `batch` deals; after each round (from the second on) a candidate drops out when the
+//    leader's value beats its own on the deals both met by more than `race` standard errors of
+//    their paired differences (the deals are common, so what the two share cancels), or when the
+//    two are as good as tied: the difference, `race` standard errors wide either way, within
+//    `tie` (the standard error counted at least 1 / deals: no deal told them apart is evidence
+//    worth one deal, so a tie needs deals > race / tie, about 67 by default). The last
+//    candidate left is played, or the leader when `samples` deals (or a budget above) are spent,
+//    or at once a leader that won every deal of at least two batches. A decision the deals tell
+//    apart soon costs little; a close one gets every deal, and a wrong pick there costs little.
 // 3. NOTHING HIDDEN. When every consistent deal is the real one, the real deal is solved with
 //    `known_nodes`; a win's line is returned as a plan (it wins: there is nothing to guess).
 //    Otherwise each candidate gets one capped solve and the best value is played.
@@ -55,6 +65,8 @@ struct MacroSettings {
     std::uint64_t max_nodes = 0;         // nodes a decision may spend in all (0: no limit)
     double max_seconds = 0.0;            // seconds a decision may take (0: no limit)
     std::uint64_t seed = 0;
+    double race = 0.0;                   // > 0: racing on paired deals, this many standard errors
+    double tie = 0.03;                   // racing: a difference this small is no difference
 };
 
 struct MacroCandidate {

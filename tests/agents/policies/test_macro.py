@@ -105,6 +105,23 @@ def test_the_chosen_candidate_was_judged_on_the_most_deals() -> None:
     assert all(0 <= w <= p for w, p in zip(found.wins, found.plays, strict=True))
 
 
+def test_racing_judges_the_candidates_left_on_the_same_deals() -> None:
+    """race > 0: every candidate meets the same deals, batch by batch, until it drops out (at two
+    batches at the earliest); the chosen one met the most; where every difference counts as a tie
+    (tie=1), all drop out at two batches and the best valued is chosen."""
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    env.reset(seed=7)
+    found = _decide(env, [], samples=40, batch=5, race=2.0, tie=0.0, cards=0.2)
+    assert len(found.lines) > 1
+    assert found.plays[found.chosen] == max(found.plays)
+    assert all(p % 5 == 0 and 10 <= p <= 40 for p in found.plays)
+    tied = _decide(env, [], samples=40, batch=5, race=2.0, tie=1.0, cards=0.2)
+    assert set(tied.plays) == {10}
+    assert tied.chosen == int(np.argmax(tied.values))
+    ucb = _decide(env, [], samples=40, batch=5, cards=0.2)
+    assert set(ucb.plays) != {10}
+
+
 def test_nothing_hidden_solves_the_real_deal_and_follows_its_line() -> None:
     """The Kings deals every card face up: the decision is the real deal's winning line."""
     env = gym.make("patience_gym/TheKings-v0")
@@ -187,6 +204,7 @@ def test_settings_are_checked() -> None:
         ("nodes=x", "must be a whole number"),
         ("c=-1", "c must be a number >= 0"),
         ("cards=2", "cards must be at most 1"),
+        ("race=-1", "race must be a number >= 0"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
     ]:
