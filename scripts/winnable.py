@@ -137,7 +137,8 @@ def pack(out: Path, envs: list[str]) -> None:
             "won": len(won),
             "won_over_step_limit": len(won) - len(fits),
             "budget": f"{BUDGETS[env]} nodes per deal, the first {BUDGETS[env] // 10} in a probe",
-            "labelled_by": f"scripts/winnable.py label (patience-gym solve), commit {commit()}",
+            "labelled_by": "scripts/winnable.py label (patience-gym solve), then pack",
+            "commit": commit(),  # the checkout's when packed (the labelling ran on the same solver)
             "won_ranges": ranges(fits),
         }
         (folder / f"{env}.json").write_text(dump(data))

@@ -45,7 +45,7 @@ def test_a_list_is_training_seeds_the_solver_won_with_its_provenance(env_id: str
     start, stop = data["seeds_tried"]
     assert start <= seeds[0] and seeds[-1] < stop and data["tried"] == stop - start
     assert data["won"] <= data["decided"] <= data["tried"]
-    assert {"budget", "labelled_by", "options"} <= set(data)
+    assert {"budget", "commit", "labelled_by", "options"} <= set(data)
 
 
 @pytest.mark.parametrize("env_id", LABELLED)
