@@ -12,7 +12,7 @@ freely without touching the real env::
     env = gym.make("patience_gym/Klondike-v0")
     obs, info = env.reset(seed=3)
     copy = redeal(env, seed=0)          # the unseen cards dealt again, the moves so far replayed
-    assert (copy.observation() == obs).all()
+    assert (copy.action_masks() == info["action_mask"]).all()
     copy.step(int(copy.action_masks().nonzero()[0][0]))   # the real env is untouched
 
 - :func:`unseen_positions`, :func:`unseen_cards`: the positions of the dealt pack whose card the

@@ -124,3 +124,17 @@ def test_bad_input_is_refused_in_one_line_saying_what_is_allowed() -> None:
         redeal(vector)
     with pytest.raises(ResetNeeded, match=r"call reset\(\) before sample_deck\(\)"):
         sample_deck(gym.make("patience_gym/Klondike-v0"))
+
+
+@pytest.mark.parametrize("engine", ["python", *(["native"] if native_available() else [])])
+def test_played_lists_the_moves_since_the_deal_and_leaves_illegal_ones_out(engine: str) -> None:
+    env = PatienceEnv("Klondike-v0", engine=engine)
+    with pytest.raises(ResetNeeded, match=r"call reset\(\) before played\(\)"):
+        env.played()
+    _, info = env.reset(seed=0)
+    legal, illegal = np.flatnonzero(info["action_mask"]), np.flatnonzero(~env.action_masks())
+    env.step(int(legal[0]))
+    env.step(int(illegal[0]))
+    assert env.played() == [int(legal[0])]
+    env.reset(seed=1)
+    assert env.played() == []
