@@ -72,18 +72,14 @@ void moves_of(const Game& g, std::vector<Game::SolverMove>& out, bool planner) {
     }
 }
 
-struct Child {
-    int gain;
-    int priority;
-    std::unique_ptr<Game> game;
-};
-
 // A capped depth-first search of one sampled deal (every card known), as the solver's
 // (solver.hpp: the variant's safe move alone, else its planner moves, the transposition table,
-// more foundation cards first, then the variant's priority), stopped after `cap` nodes. Dead
-// positions (Game::dead) are not cut: at these budgets the test cost more than the nodes it saved
-// (Klondike draw 3: about a quarter of the time, measured with perf). A sure win (Game::sure_win) counts as won. Returns 1 for a win, else the share of
-// the winning cards on the best position entered, times `cards`.
+// more foundation cards first, then the variant's priority), stopped after `cap` nodes: a node is
+// a position entered (a move is played only when it is tried). Dead positions (Game::dead) are
+// not cut inside the search: at these budgets the test cost more than the nodes it saved
+// (Klondike draw 3: about a quarter of the time, measured with perf). A sure win
+// (Game::sure_win) counts as won. Returns 1 for a win, else the share of the winning cards on the
+// best position entered, times `cards`.
 class CappedSolver {
 public:
     explicit CappedSolver(std::uint64_t cap) : cap_(cap), seen_(cap) {}
@@ -96,7 +92,7 @@ public:
             seen_.clear();
             seen_.insert(start.canonical_hash());
             spent_ = 0;
-            won = search(start);
+            won = search_lazy(start);
             nodes += spent_;
         }
         if (won) return 1.0;
@@ -104,29 +100,7 @@ public:
     }
 
 private:
-    enum class Expanded { Searched, Won, OutOfBudget };
-
-    Expanded expand(const Game& g, std::vector<Child>& out) {
-        const int before = g.foundation_cards();
-        moves_of(g, moves_, true);
-        for (auto& move : moves_) {
-            if (++spent_ > cap_) return Expanded::OutOfBudget;
-            auto child = g.clone();
-            for (int a : move.actions) child->apply(a);
-            if (child->won() || child->sure_win()) return Expanded::Won;
-            if (!seen_.insert(child->canonical_hash())) continue;
-            const int cards = child->foundation_cards();
-            best_ = std::max(best_, cards);
-            out.push_back({cards - before, move.priority, std::move(child)});
-        }
-        std::stable_sort(out.begin(), out.end(), [](const Child& x, const Child& y) {
-            if (x.gain != y.gain) return x.gain < y.gain;
-            return x.priority < y.priority;
-        });  // best last: popped first
-        return Expanded::Searched;
-    }
-
-    // The same search where the variant ranks its planner moves (Game::planner_moves_ranked): a
+    // The search keeps, per depth, the position's planner moves and the order to try them in: a
     // move is played (and counted) only when it is tried, so the budget goes to positions entered
     // rather than to siblings generated and never searched.
     struct Lazy {
@@ -144,10 +118,26 @@ private:
             return;
         }
         g.planner_moves_flat(f.moves);
-        // tried from the back: the highest priority first, among equals the first listed
-        for (int i = f.moves.size() - 1; i >= 0; --i) f.order.push_back(i);
-        std::stable_sort(f.order.begin(), f.order.end(), [&f](int x, int y) {
-            return f.moves.prio[static_cast<std::size_t>(x)] < f.moves.prio[static_cast<std::size_t>(y)];
+        const int n = f.moves.size();
+        // Where the priorities do not rank card-winning moves first (Game::planner_moves_ranked),
+        // each move is peeked at on a scratch copy: more foundation cards first, then priority.
+        rank_.assign(static_cast<std::size_t>(n), 0);
+        if (!g.planner_moves_ranked()) {
+            if (!peek_) peek_ = g.clone();
+            const int before = g.foundation_cards();
+            for (int i = 0; i < n; ++i) {
+                peek_->assign(g);
+                for (int k = f.moves.start[i]; k < f.moves.start[i + 1]; ++k)
+                    peek_->apply(f.moves.acts[static_cast<std::size_t>(k)]);
+                rank_[static_cast<std::size_t>(i)] = peek_->foundation_cards() - before;
+            }
+        }
+        // tried from the back: the best first, among equals the first listed
+        for (int i = n - 1; i >= 0; --i) f.order.push_back(i);
+        std::stable_sort(f.order.begin(), f.order.end(), [&f, this](int x, int y) {
+            const auto ux = static_cast<std::size_t>(x), uy = static_cast<std::size_t>(y);
+            if (rank_[ux] != rank_[uy]) return rank_[ux] < rank_[uy];
+            return f.moves.prio[ux] < f.moves.prio[uy];
         });
     }
     // The game of depth d (a copy kept from search to search: no allocation per position).
@@ -188,32 +178,14 @@ private:
         return false;
     }
 
-    bool search(const Game& start) {
-        if (start.planner_moves_ranked()) return search_lazy(start);
-        std::vector<std::vector<Child>> stack;
-        stack.emplace_back();
-        Expanded e = expand(start, stack.back());
-        while (e == Expanded::Searched && !stack.empty()) {
-            auto& top = stack.back();
-            if (top.empty()) {
-                stack.pop_back();
-                continue;
-            }
-            std::unique_ptr<Game> next = std::move(top.back().game);
-            top.pop_back();
-            stack.emplace_back();
-            e = expand(*next, stack.back());
-        }
-        return e == Expanded::Won;
-    }
-
     std::uint64_t cap_;
     StampSet seen_;
     std::uint64_t spent_ = 0;
     int best_ = 0;
-    std::vector<Game::SolverMove> moves_;
     std::vector<std::unique_ptr<Game>> pool_;  // search_lazy's game per depth
     std::vector<Lazy> lazy_stack_;
+    std::unique_ptr<Game> peek_;  // lazy_moves' scratch game
+    std::vector<int> rank_;       // lazy_moves' foundation gains
 };
 
 // A game of proto's variant dealt from pack with history played (each action checked: a history
