@@ -245,6 +245,7 @@ def macro_decide(
     seed: int = 0,
     race: float = 0.0,
     tie: float = 0.03,
+    all_won: bool = True,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -269,6 +270,7 @@ def macro_decide(
         seed,
         race,
         tie,
+        all_won,
     )
     lines, plays, wins, values, chosen, plan, nodes, region_n, deals = found
     return MacroDecision(

@@ -27,7 +27,7 @@ batch by batch, and one drops out when the leader is ``race`` standard errors of
 differences ahead, or when the two are tied within ``tie`` (src/native/macro.hpp).
 
 Spec: ``macro`` or ``macro:samples=50,batch=5,nodes=3000,c=1,cards=0.2,region=2000,known=200000,
-seconds=0,learn=0,race=0,tie=0.03`` (any subset; the defaults are the long run's settings,
+seconds=0,learn=0,race=0,tie=0.03,allwon=1`` (any subset; the defaults are the long run's settings,
 docs/planner.md).
 """
 
@@ -58,6 +58,7 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "learn": (0, "1: Klondike with unlimited passes: turn the whole stock over first, to see every card"),
     "race": (0.0, "> 0: race the candidates on common deals, dropping one this many standard errors behind"),
     "tie": (0.03, "racing: a difference in value this small counts as a tie (the leader stays)"),
+    "allwon": (1, "1: a candidate that won every deal of two batches is played at once; 0: no early pick"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie")
 
@@ -80,14 +81,15 @@ class MacroPolicy:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0:
                 raise ValueError(f"macro: {key} must be a number >= 0, got {v!r}")
-        if value["learn"] not in (0, 1) or isinstance(value["learn"], bool):
-            raise ValueError(f"macro: learn must be 0 or 1, got {value['learn']!r}")
+        for key in ("learn", "allwon"):
+            if value[key] not in (0, 1) or isinstance(value[key], bool):
+                raise ValueError(f"macro: {key} must be 0 or 1, got {value[key]!r}")
         if value["cards"] > 1:
             raise ValueError(f"macro: cards must be at most 1 (a win scores 1), got {value['cards']!r}")
         self.samples, self.batch, self.nodes = int(value["samples"]), int(value["batch"]), int(value["nodes"])
         self.region, self.known, self.learn = int(value["region"]), int(value["known"]), int(value["learn"])
         self.c, self.cards, self.seconds = float(value["c"]), float(value["cards"]), float(value["seconds"])
-        self.race, self.tie = float(value["race"]), float(value["tie"])
+        self.race, self.tie, self.all_won = float(value["race"]), float(value["tie"]), bool(value["allwon"])
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in value.items()) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -141,6 +143,7 @@ class MacroPolicy:
             seed=(self.seed * 1_000_003 + self.decisions) & (2**63 - 1),
             race=self.race,
             tie=self.tie,
+            all_won=self.all_won,
         )
         self.spent += found.nodes
         if found.plan:

@@ -339,7 +339,8 @@ int race(std::vector<MacroCandidate>& cs, const MacroSettings& s, Judge&& judge,
         bool silent = true;
         for (std::size_t i : left) silent = silent && cs[i].wins == 0;
         const bool two = n >= 2 * static_cast<std::size_t>(s.batch);
-        if (n >= static_cast<std::size_t>(s.samples) || (two && (silent || cs[lead].wins == static_cast<int>(n))) ||
+        const bool all_won = s.all_won && cs[lead].wins == static_cast<int>(n);
+        if (n >= static_cast<std::size_t>(s.samples) || (two && (silent || all_won)) ||
             out_of_budget())
             return static_cast<int>(lead);
         if (!two) continue;
@@ -473,7 +474,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         for (int b = 0; b < s.batch; ++b, ++total) judge(static_cast<std::size_t>(pick), static_cast<std::size_t>(c.plays));
         // decided: judged on `samples` deals, or won on every one of at least two batches (a
         // move that wins every deal tried needs no more: the rest of the game will vote again)
-        if (c.plays >= s.samples || (c.wins == c.plays && c.plays >= 2 * s.batch)) {
+        if (c.plays >= s.samples || (s.all_won && c.wins == c.plays && c.plays >= 2 * s.batch)) {
             result.chosen = pick;
             break;
         }

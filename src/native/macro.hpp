@@ -67,6 +67,7 @@ struct MacroSettings {
     std::uint64_t seed = 0;
     double race = 0.0;                   // > 0: racing on paired deals, this many standard errors
     double tie = 0.03;                   // racing: a difference this small is no difference
+    bool all_won = true;                 // a candidate that won every deal of two batches is played
 };
 
 struct MacroCandidate {

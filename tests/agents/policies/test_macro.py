@@ -122,6 +122,14 @@ def test_racing_judges_the_candidates_left_on_the_same_deals() -> None:
     assert set(ucb.plays) != {10}
 
 
+def test_without_the_all_won_rule_the_choice_meets_every_sample() -> None:
+    """allwon=0: the chosen candidate is judged on exactly `samples` deals, however many it won."""
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    env.reset(seed=7)
+    found = _decide(env, [], samples=20, batch=5, all_won=False)
+    assert found.plays[found.chosen] == 20
+
+
 def test_nothing_hidden_solves_the_real_deal_and_follows_its_line() -> None:
     """The Kings deals every card face up: the decision is the real deal's winning line."""
     env = gym.make("patience_gym/TheKings-v0")
@@ -205,6 +213,7 @@ def test_settings_are_checked() -> None:
         ("c=-1", "c must be a number >= 0"),
         ("cards=2", "cards must be at most 1"),
         ("race=-1", "race must be a number >= 0"),
+        ("allwon=2", "allwon must be 0 or 1"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
     ]:
