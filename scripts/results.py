@@ -218,6 +218,74 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def chunks_row(folder: Path) -> tuple[str, dict[str, Any]]:
+    """The table key and row of a finished ``scripts/eval_chunks.py`` run in ``folder`` (its
+    ``command.json`` names the variant, spec and options; its chunks hold every episode)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from eval_chunks import env_kwargs_of, summarise
+
+    stamp = folder / "command.json"
+    if not stamp.is_file():
+        raise SystemExit(f"results.py: --from-chunks: {folder} holds no eval_chunks run (no command.json)")
+    meta = json.loads(stamp.read_text())
+    env_name = get_variant(meta["env"]).env_name
+    env_kwargs = env_kwargs_of(meta["set"])
+    chunks = [json.loads(p.read_text()) for p in sorted(folder.glob("[0-9]*.json"))]
+    seeds = sorted(c["seed"] + e["index"] for c in chunks for e in c["result"]["episodes"])
+    if seeds != list(range(len(seeds))) or not seeds:
+        raise SystemExit(
+            f"results.py: --from-chunks: {folder} does not hold seeds 0..N-1 (resume the run first)"
+        )
+    summary = summarise(folder)
+    episodes = [e for c in chunks for e in c["result"]["episodes"]]
+    row: dict[str, Any] = {
+        "env": env_name,
+        "policy": policy_name(meta["policy"]),
+        "spec": meta["policy"],
+        "name": summary["policy"],
+        "env_kwargs": env_kwargs,
+        "seed": 0,
+        "games": summary["deals"],
+        "wins": summary["wins"],
+        "win_rate": summary["win_rate"],
+        "ci95": summary["ci95"],
+        "mean_foundation_cards": summary["mean_foundation_cards"],
+        "mean_length": sum(e["length"] for e in episodes) / len(episodes),
+        "truncated": sum(bool(e.get("truncated")) for e in episodes),
+        "seconds_per_game": summary["seconds_per_game"],
+        "nodes_per_game": summary["nodes_per_game"],
+        "won_seeds": summary["won_seeds"],
+        "cards_ci95": cards_interval([e["foundation_cards"] for e in episodes]),
+        "chunks": str(folder.resolve().relative_to(ROOT))
+        if folder.resolve().is_relative_to(ROOT)
+        else str(folder),
+    }
+    return row_key(env_name, env_kwargs), row
+
+
+def add_chunks_row(folder: Path, md: Path) -> int:
+    """--from-chunks: the run's row put in the table (replacing that policy's row of its variant
+    and options); the winnable row and the rest kept."""
+    key, row = chunks_row(folder)
+    js = md.with_suffix(".json")
+    results = json.loads(js.read_text()) if js.is_file() else {}
+    rows = [r for r in results.get(key, []) if r["policy"] != row["policy"]]
+    rows.append(row)
+    results[key] = sorted(
+        rows, key=lambda r: ORDER.index(r["policy"]) if r["policy"] in ORDER else len(ORDER)
+    )
+    js.write_text(json.dumps(results, indent=2) + "\n")
+    md.write_text(
+        f"Held-out deals: seeds 0..N-1 (`reset(seed=i)`), the same for every policy. "
+        f"Regenerate with `python scripts/results.py` (see its docstring).\n\n{markdown(results)}"
+    )
+    print(
+        f"{key}: {row['policy']} {row['wins']}/{row['games']} from {folder}; written {md} and {js}",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     env_kwargs = parse_sets(args.set)
     # PPO models are per registered id; option runs compare the baselines only
@@ -316,7 +384,7 @@ def stale_ppo(
     return [{**r, "stale": r.get("stale") or reason} for r in old if r["policy"] == "ppo"]
 
 
-ORDER = ("random", "greedy", "planner", "ppo")
+ORDER = ("random", "greedy", "planner", "macro", "ppo")
 #: A reward-only row's figures measured from its training folders (:func:`ppo_extras`).
 EXTRAS = ("best_checkpoint", "training_seeds")
 
@@ -524,7 +592,7 @@ def card_note(card: dict[str, Any]) -> str:
 def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
     head = (
         "| variant | policy | games | wins | win rate [95% Wilson CI] | wins among the winnable deals "
-        "| mean cards on foundations | mean length | PPO training |\n"
+        "| mean cards on foundations | mean length | PPO training, or search cost |\n"
         "|---|---|---:|---:|---|---:|---:|---:|---|"
     )
     lines = [head]
@@ -554,8 +622,12 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
                     budget += f" after {r['imitation_seconds'] / 60:.1f} min of cloning"
                 if r.get("revisit_penalty"):
                     budget += f", revisit penalty {r['revisit_penalty']:g}"
+            if r.get("seconds_per_game") and r.get("nodes_per_game"):  # a search's cost
+                budget = (
+                    f"{r['seconds_per_game']:.1f} CPU s and {r['nodes_per_game'] / 1e6:.1f}M positions a game"
+                )
             policy = r["policy"]
-            if policy == "planner" and ":" in r.get("spec", ""):  # its settings: rows may differ
+            if policy in ("planner", "macro") and ":" in r.get("spec", ""):  # its settings: rows may differ
                 policy += f" ({r['spec'].split(':', 1)[1]})"
             if policy.startswith("ppo"):  # what the row measures: a clone or PPO itself
                 policy = ppo_label(r)
@@ -616,8 +688,18 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="keep the previous PPO row of a variant run without a model, marked with this reason",
     )
+    parser.add_argument(
+        "--from-chunks",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="play nothing: the row of a finished scripts/eval_chunks.py run (its folder), under its "
+        "variant and options",
+    )
     parser.add_argument("--out", default=str(ROOT / "results" / "results.md"), help="Markdown table to write")
     args = parser.parse_args(argv)
+    if args.from_chunks is not None:
+        return add_chunks_row(args.from_chunks, Path(args.out))
     names = checked_names(parser, args)
 
     md = Path(args.out)
