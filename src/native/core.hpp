@@ -352,6 +352,24 @@ void key_put_sorted(std::string& key, const Piles& piles, Put put) {
     std::sort(parts.begin(), parts.end());
     for (const auto& part : parts) key += part;
 }
+// Hashing positions without building their keys (Game::canonical_hash overrides): splitmix64's
+// finaliser (a bijection), and a stack's cards, eight to a mix, after its size and a seed.
+inline std::uint64_t hash_mix(std::uint64_t h) {
+    h ^= h >> 30;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 27;
+    h *= 0x94D049BB133111EBULL;
+    return h ^ (h >> 31);
+}
+template <class S>
+std::uint64_t hash_stack(const S& s, std::uint64_t seed) {
+    std::uint64_t h = hash_mix(seed ^ (static_cast<std::uint64_t>(s.size()) << 40)), w = 0;
+    for (int k = 0; k < s.size(); ++k) {
+        w = (w << 8) | static_cast<std::uint8_t>(s[k]);
+        if ((k & 7) == 7) h = hash_mix(h ^ w), w = 0;
+    }
+    return hash_mix(h ^ w ^ 0xA5);
+}
 template <class Piles>
 void key_put_sorted(std::string& key, const Piles& piles) {
     key_put_sorted(key, piles, [](std::string& k, const auto& pile) { key_put(k, pile); });

@@ -304,24 +304,11 @@ public:
     // canonical_key() hashed without building it: each pile hashed alone, the seven hashes
     // summed (equal piles, equal hashes: a function of the piles as a multiset), then the sequence,
     // the talon size and the pass counter as the key has them. Equal keys give equal hashes.
-    static std::uint64_t mix(std::uint64_t h) {  // splitmix64's finaliser: a bijection
-        h ^= h >> 30;
-        h *= 0xBF58476D1CE4E5B9ULL;
-        h ^= h >> 27;
-        h *= 0x94D049BB133111EBULL;
-        return h ^ (h >> 31);
-    }
     // Each pile's hash and the sequence's are kept until a move changes them (apply() clears
     // their bits in hashed_): a move changes at most two piles, and only a talon play the sequence.
     std::uint64_t pile_hash(int i) const {
         if (!(hashed_ & 1u << i)) {
-            const auto& p = piles_[i];
-            std::uint64_t h = mix(0x1000u + static_cast<std::uint64_t>(down_[i] * 64 + p.n)), w = 0;
-            for (int k = 0; k < p.n; ++k) {
-                w = (w << 8) | static_cast<std::uint8_t>(p.cards[k]);
-                if ((k & 7) == 7) h = mix(h ^ w), w = 0;
-            }
-            pile_hash_[i] = mix(h ^ w ^ 0xA5);
+            pile_hash_[i] = hash_stack(piles_[i], 0x1000u + static_cast<std::uint64_t>(down_[i]));
             hashed_ |= 1u << i;
         }
         return pile_hash_[i];
@@ -332,18 +319,18 @@ public:
             std::uint64_t h = 0x13198A2E03707344ULL, w = static_cast<std::uint64_t>(n);
             for (int k = 0; k < n; ++k) {
                 w = (w << 8) | static_cast<std::uint8_t>(waste_card(k));
-                if ((k & 7) == 6) h = mix(h ^ w), w = 0;
+                if ((k & 7) == 6) h = hash_mix(h ^ w), w = 0;
             }
-            waste_hash_ = mix(h ^ w);
+            waste_hash_ = hash_mix(h ^ w);
             hashed_ |= WASTE_HASHED;
         }
         return waste_hash_;
     }
     std::uint64_t canonical_hash() const override {
         std::uint64_t h = 0x243F6A8885A308D3ULL;  // the piles' hashes summed: a multiset's
-        for (int i = 0; i < N_PILES; ++i) h += mix(pile_hash(i));
-        h = mix(mix(h) ^ waste_hash());
-        return mix(h ^ (static_cast<std::uint64_t>(keyed_talon_size()) << 32) ^
+        for (int i = 0; i < N_PILES; ++i) h += hash_mix(pile_hash(i));
+        h = hash_mix(hash_mix(h) ^ waste_hash());
+        return hash_mix(h ^ (static_cast<std::uint64_t>(keyed_talon_size()) << 32) ^
                    static_cast<std::uint64_t>(passes_ >= 0 ? passes_used_ : 0));
     }
 

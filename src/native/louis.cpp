@@ -357,6 +357,25 @@ public:
         return key;
     }
 
+    // canonical_key() hashed without building it: the same parts, each mixed in; the sorted
+    // packets of the last deal's play as a multiset (their hashes summed). Equal keys, equal hashes.
+    std::uint64_t canonical_hash() const override {
+        std::uint64_t h = hash_mix(0x51u + static_cast<std::uint64_t>(phase_ * 8 + redeals_left_)), found = 0;
+        for (int f : found_) found = (found << 8) | static_cast<std::uint8_t>(f);
+        h = hash_mix(h ^ found);
+        if (phase_ == PLAY && redeals_left_ == 0) {
+            std::uint64_t sum = 0;
+            for (const auto& p : packets_) sum += hash_mix(hash_stack(p, 7));
+            return hash_mix(h ^ sum);
+        }
+        for (const auto& p : packets_) h = hash_mix(h ^ hash_stack(p, 11));
+        if (phase_ == PLAY) return h;
+        h = hash_mix(h ^ hash_stack(stock_, 13));
+        std::uint64_t fresh = 0;
+        for (int f : fresh_) fresh = (fresh << 1) | static_cast<std::uint64_t>(f != 0);
+        return hash_mix(h ^ static_cast<std::uint64_t>(turned_ + 1) ^ static_cast<std::uint64_t>(pos_) << 8 ^ fresh << 24);
+    }
+
     // A dead position (solver.hpp): after the last re-deal, once the deal is complete (PLAY,
     // no re-deal left), a *stuck set* S of packet cards that can never move again. Say a card
     // is *covered* when a card of S lies above it in its packet, and a card (rank and suit) is
@@ -440,18 +459,23 @@ public:
 
     // How deep the cards the foundations take next lie (greedy's measure, agents/heuristics/
     // louis.py): for each foundation, the fewest cards lying on a copy of its next card in the
-    // packets, or 20 when no copy lies in a packet.
-    int buried() const {
+    // packets, or 20 when no copy lies in a packet. With from >= 0: as after the marriage of
+    // packet from's top onto packet to (measured without playing it).
+    int buried(int from = -1, int to = -1) const {
+        const int moved = from >= 0 ? packets_[from].back() : -1;
         int total = 0;
         for (int f = 0; f < 8; ++f) {
             const int s = f % 4;
             const int rank = f < 4 ? found_[f] + 1 : 13 - found_[f];
             if (found_[f] >= 13) continue;
             const int want = card_of(rank, s);
-            int best = 20;
-            for (const auto& p : packets_)
-                for (int k = p.size() - 1; k >= 0 && p.size() - 1 - k < best; --k)
-                    if (p[k] == want) best = p.size() - 1 - k;
+            int best = moved == want ? 0 : 20;  // the married card lies on top of packet to
+            for (int q = 0; q < N_PACKETS; ++q) {
+                const auto& p = packets_[q];
+                const int n = p.size() - (q == from), over = q == to;  // from's top gone; to's new top
+                for (int k = n - 1; k >= 0 && over + n - 1 - k < best; --k)
+                    if (p[k] == want) best = over + n - 1 - k;
+            }
             total += best;
         }
         return total;
@@ -463,9 +487,7 @@ public:
         const Move m = move_of(a);
         if (m.kind == Kind::Redeal) return -1000;
         if (m.kind != Kind::Marry) return 0;
-        Louis next(*this);
-        next.apply(a);
-        return -next.buried();
+        return -buried(m.src, m.dst);
     }
 
 
