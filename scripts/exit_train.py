@@ -10,23 +10,28 @@ Reads every labelling folder of the variant (``ROOT/<variant>/planner`` and the 
 observations, and trains :class:`agents.policies.exit_net.PolicyValueNet`; after each epoch the
 checkpoint ``OUT.ckpt`` is written, and the same command resumes from it. ``--decisions N`` keeps
 the first N decisions of the planner's folder (seed order) and of each round's: the points of the
-curve of win rate against decisions seen. ``--episodes E`` then plays the net on seeds 0..E-1 and
-prints its row (wins, Wilson interval, mean foundation cards).
+curve of win rate against decisions seen. ``--episodes E`` then plays the net alone on seeds
+0..E-1 (the held-out deals) and 5000..5000+E-1 (the shipped models' check) and writes the rows into
+its card (``OUT`` with ``.json``: data, compute, commit); ``--ship`` copies model and card to
+``agents/data/exit/<variant>.pt`` and ``.json``, which ``exit:<variant>`` plays.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import torch
 
-from agents.evaluation.evaluate import Result
-from agents.policies.exit_net import ExitPolicy, save_net
-from agents.training.exit import GameRecord, read_games, read_run, replay
+from agents.common.data import checkout_commit, package_data
+from agents.evaluation.evaluate import wilson
+from agents.policies.exit_net import Played, play_many, save_net
+from agents.training.exit import GameRecord, finished_chunks, read_games, read_run, replay
 from agents.training.exit_train import new_net, train
 
 
@@ -51,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch-size", type=int, default=256)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--hidden", type=int, default=128)
-    p.add_argument("--episodes", type=int, default=0, help="then play seeds 0..E-1 and print the row")
+    p.add_argument("--episodes", type=int, default=0, help="then play seeds 0..E-1 and 5000..5000+E-1")
+    p.add_argument("--ship", action="store_true", help="copy the model and its card to agents/data/exit/")
     args = p.parse_args(argv)
     torch.set_num_threads(1)  # one core: on a shared machine more threads wait on each other (25x slower)
     folders = sorted(f for f in (args.root / args.env).iterdir() if (f / "run.json").is_file())
@@ -79,35 +85,67 @@ def main(argv: list[str] | None = None) -> int:
         checkpoint=ckpt,
         report=lambda s: print(s, flush=True),
     )
-    meta = {
+    label_seconds = sum(g.seconds for g in games)
+    card: dict[str, Any] = {
+        "env": run.env,
+        "options": run.options,
+        "method": "expert iteration: a per-move policy-value net learnt from the planner's vote shares "
+        "and outcomes on training deals (not reward-only RL); plays alone, no search",
+        "labeller": run.labeller,
+        "folders": {f.name: seed_span(f) for f in folders},
         "games": data.games,
         "decisions": len(data),
-        "folders": [f.name for f in folders],
-        "labeller": run.labeller,
         "epochs": stats.epochs,
+        "net": {"hidden": args.hidden, "scorer": list(net.cfg.scorer), "k": net.cfg.k},
+        "label_cpu_seconds": round(label_seconds, 1),
         "train_seconds": round(stats.seconds, 1),
-        "replay_seconds": round(prep, 1),
+        "core_hours": round((label_seconds + stats.seconds) / 3600, 3),
         "agreement": round(stats.agreement[-1], 4) if stats.agreement else None,
+        "commit": checkout_commit(),
+        "torch": str(torch.__version__),
     }
-    save_net(args.out, net, {"meta": meta})
-    print(json.dumps(meta), flush=True)
-    if args.episodes:
-        from agents.evaluation.evaluate import evaluate
-
-        result = evaluate(args.env, ExitPolicy(net, "exit"), episodes=args.episodes, env_kwargs=run.options)
-        print(json.dumps({"episodes": args.episodes, **_row(result)}), flush=True)
+    save_net(args.out, net, {"meta": {k: v for k, v in card.items() if k != "options"}})
+    for name, first in (("heldout", 0), ("check", CHECK_SEED)):
+        if args.episodes:
+            card[name] = row(play_many(net, range(first, first + args.episodes)), first)
+            print(name, json.dumps(card[name]), flush=True)
+    args.out.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+    print(json.dumps(card), flush=True)
+    if args.ship:
+        shipped = package_data("data", "exit")
+        shipped.mkdir(parents=True, exist_ok=True)
+        shutil.copy(args.out, shipped / f"{run.env}.pt")
+        (shipped / f"{run.env}.json").write_text(json.dumps(card, indent=1) + "\n")
+        print(f"shipped as {shipped / run.env}.pt", flush=True)
     return 0
 
 
-def _row(result: Result) -> dict[str, object]:
-    low, high = result.interval
+#: The shipped models' check: deals from seed 5,000 up, never labelled nor evaluated on.
+CHECK_SEED = 5_000
+
+
+def seed_span(folder: Path) -> str:
+    """The seeds a labelling folder's finished chunks hold, as ``first..last``."""
+    run = read_run(folder)
+    chunks = finished_chunks(folder)
+    if not chunks:
+        return "none"
+    return f"{run.seeds(chunks[0]).start}..{run.seeds(chunks[-1]).stop - 1} ({len(chunks)} chunks)"
+
+
+def row(played: list[Played], first: int) -> dict[str, Any]:
+    """A results row of the net's games: wins with their 95% Wilson interval, mean foundation
+    cards and length."""
+    wins, n = sum(p.won for p in played), len(played)
+    low, high = wilson(wins, n)
     return {
-        "wins": result.wins,
-        "win_rate": round(result.win_rate, 4),
+        "seeds": f"{first}..{first + n - 1}",
+        "games": n,
+        "wins": wins,
+        "win_rate": round(wins / n, 4),
         "wilson95": [round(low, 4), round(high, 4)],
-        "mean_foundation_cards": round(result.mean_foundation_cards, 2),
-        "mean_length": round(result.mean_length, 1),
-        "seconds": round(result.seconds, 1),
+        "mean_foundation_cards": round(sum(p.cards for p in played) / n, 2),
+        "mean_length": round(sum(p.length for p in played) / n, 1),
     }
 
 

@@ -30,7 +30,15 @@ from torch import nn
 
 from patience_gym.env import PatienceEnv
 
-__all__ = ["ExitPolicy", "NetConfig", "PolicyValueNet", "load_net", "ranked", "save_net"]
+__all__ = [
+    "ExitPolicy",
+    "NetConfig",
+    "Played",
+    "PolicyValueNet",
+    "load_net",
+    "play_many",
+    "save_net",
+]
 
 #: The feature column that says an action is legal (patience_gym.move_features): 1 or 0.
 LEGAL = 0
@@ -131,16 +139,66 @@ class ExitPolicy:
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         logits, _ = self.scores(env, obs)
+        return self.choose(env, logits)
+
+    def choose(self, env: PatienceEnv, logits: np.ndarray) -> int:
+        """The move of these logits: the most likely, or where the position was met before, the
+        most likely not yet played from it (class docstring)."""
         if not self.revisits:
             return int(np.argmax(logits))
         tried = self.tried.setdefault(env.state_key(), set())
-        fresh = np.where([a in tried for a in range(len(logits))], -np.inf, logits)
+        fresh = logits.copy()
+        fresh[list(tried)] = -np.inf
         action = int(np.argmax(fresh if np.isfinite(fresh).any() else logits))
         tried.add(action)
         return action
 
 
-def ranked(policy: ExitPolicy, env: PatienceEnv, obs: np.ndarray, moves: Sequence[int]) -> list[int]:
-    """``moves`` from the net's most likely to its least (ties: the lower id first)."""
-    logits, _ = policy.scores(env, obs)
-    return sorted(moves, key=lambda a: (-float(logits[a]), a))
+@dataclass(frozen=True)
+class Played:
+    """One deal played by :func:`play_many`."""
+
+    seed: int
+    won: bool
+    cards: int
+    length: int
+
+
+def play_many(net: PolicyValueNet, seeds: Sequence[int], revisits: bool = True) -> list[Played]:
+    """Play each deal ``reset(seed=s)`` once with the net alone, every game at once: one forward
+    pass a step for all the games still going. The same moves as :class:`ExitPolicy` one game at a
+    time (a test compares them), many times faster (a forward pass for one position is mostly
+    overhead)."""
+    import gymnasium as gym
+
+    from patience_gym.move_features import move_features
+
+    cfg = net.cfg
+    name = cfg.env if "/" in cfg.env else f"patience_gym/{cfg.env}"
+    envs = [gym.make(name, **cfg.options) for _ in seeds]
+    players = [ExitPolicy(net, revisits=revisits) for _ in seeds]
+    obs = [env.reset(seed=int(s))[0] for env, s in zip(envs, seeds, strict=True)]
+    cores: list[PatienceEnv] = [env.unwrapped for env in envs]  # type: ignore[misc]
+    length = [0] * len(seeds)
+    live = [i for i, core in enumerate(cores) if core.action_masks().any()]  # no legal move: lost
+    while live:
+        with torch.no_grad():
+            logits, _ = net(
+                torch.as_tensor(np.stack([obs[i] for i in live]), dtype=torch.float32),
+                torch.as_tensor(np.stack([move_features(cores[i]) for i in live]), dtype=torch.float32),
+            )
+        still = []
+        for row, i in enumerate(live):
+            action = players[i].choose(cores[i], logits[row].numpy())
+            obs[i], _, terminated, truncated, _ = envs[i].step(action)
+            length[i] += 1
+            if not (terminated or truncated):
+                still.append(i)
+        live = still
+    out = [
+        Played(int(s), bool(core.game.won), int(core.game.foundation_cards), n)
+        for s, core, n in zip(seeds, cores, length, strict=True)
+    ]
+    for env in envs:
+        env.close()  # type: ignore[no-untyped-call, unused-ignore]
+    return out

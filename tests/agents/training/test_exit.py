@@ -263,3 +263,36 @@ def test_the_net_plays_another_move_where_it_comes_back(labelled: Path) -> None:
     assert seen[0] == plain(core, obs) == guard(core, obs)  # type: ignore[arg-type]
     guard.reset(5)
     assert guard(core, obs) == seen[0]  # type: ignore[arg-type]
+
+
+def test_many_games_at_once_play_as_one_at_a_time(labelled: Path) -> None:
+    from agents.evaluation.evaluate import evaluate
+    from agents.policies.exit_net import play_many
+
+    torch.set_num_threads(1)
+    net, _ = _net(labelled)
+    one = evaluate(ENV, ExitPolicy(net), episodes=12, seed=0)  # type: ignore[arg-type]
+    many = play_many(net, range(12))  # type: ignore[arg-type]
+    assert [p.seed for p in many] == list(range(12))
+    assert [(e.won, e.foundation_cards, e.length) for e in one.episodes] == [
+        (p.won, p.cards, p.length) for p in many
+    ]
+
+
+def test_the_training_script_writes_a_card_with_data_compute_and_rows(labelled: Path, tmp_path: Path) -> None:
+    trainer = script("exit_train")
+    out = tmp_path / "net.pt"
+    root = str(labelled.parent.parent)
+    assert (
+        trainer.main(["--root", root, "--env", ENV, "--out", str(out), "--epochs", "1", "--episodes", "2"])
+        == 0
+    )
+    card = json.loads(out.with_suffix(".json").read_text())
+    assert card["labeller"] == LABELLER and card["folders"] == {"planner": "2000000..2000005 (2 chunks)"}
+    assert card["decisions"] == sum(len(g.decisions) for g in read_games(labelled))
+    assert card["heldout"]["seeds"] == "0..1" and card["check"]["seeds"] == "5000..5001"
+    assert card["label_cpu_seconds"] >= 0 and card["core_hours"] >= 0
+    assert "not reward-only RL" in card["method"]
+    env = make_env(ENV)
+    obs, _ = env.reset(seed=1)
+    assert env.unwrapped.action_masks()[make_exit(str(out))(env.unwrapped, obs)]  # type: ignore[arg-type, attr-defined]
