@@ -9,8 +9,9 @@
 For each ``--decisions N`` a fresh net (:mod:`agents.training.exit_train`) learns the first N
 decisions of the variant's planner folder (seed order; ``--dagger`` adds every DAgger round's
 folder whole) for ``--epochs`` passes (at least ``--min-steps`` batches in all), then plays seeds
-``0 .. episodes-1`` alone (held-out deals: measured, never learnt from). Each point is appended to
-``--points`` (default ``results/exit/curve.json``) with its games, decisions, epochs, seconds and
+``0 .. episodes-1`` alone, every game at once (:func:`agents.policies.exit_net.play_many`; held-out
+deals: measured, never learnt from). Each point is appended to ``--points`` (default
+``results/exit/curve.json``) with its games, decisions, epochs, seconds and
 commit; a point already there (same variant, decisions, rounds, episodes) is skipped, so the same
 command resumes.
 """
@@ -27,8 +28,8 @@ from typing import Any
 import torch
 
 from agents.common.data import checkout_commit
-from agents.evaluation.evaluate import evaluate
-from agents.policies.exit_net import ExitPolicy
+from agents.evaluation.evaluate import wilson
+from agents.policies.exit_net import play_many
 from agents.training.exit import read_games, read_run, replay
 from agents.training.exit_train import new_net, train
 
@@ -69,8 +70,10 @@ def point(args: argparse.Namespace, decisions: int) -> dict[str, Any]:
         from agents.policies.exit_net import save_net
 
         save_net(args.save, net, {"meta": {"decisions": len(data), "games": data.games, "epochs": epochs}})
-    result = evaluate(run.env, ExitPolicy(net, "exit"), episodes=args.episodes, env_kwargs=run.options)
-    low, high = result.interval
+    start = time.perf_counter()
+    played = play_many(net, range(args.episodes))
+    wins = sum(p.won for p in played)
+    low, high = wilson(wins, len(played))
     return {
         "env": run.env,
         "labeller": run.labeller,
@@ -82,11 +85,11 @@ def point(args: argparse.Namespace, decisions: int) -> dict[str, Any]:
         "train_seconds": round(stats.seconds, 1),
         "agreement": round(stats.agreement[-1], 4),
         "episodes": args.episodes,
-        "wins": result.wins,
-        "win_rate": round(result.win_rate, 4),
+        "wins": wins,
+        "win_rate": round(wins / len(played), 4),
         "wilson95": [round(low, 4), round(high, 4)],
-        "mean_foundation_cards": round(result.mean_foundation_cards, 2),
-        "play_seconds": round(result.seconds, 1),
+        "mean_foundation_cards": round(sum(p.cards for p in played) / len(played), 2),
+        "play_seconds": round(time.perf_counter() - start, 1),
         "commit": checkout_commit(),
     }
 
