@@ -31,7 +31,7 @@ import torch
 from agents.common.data import checkout_commit, package_data
 from agents.evaluation.evaluate import wilson
 from agents.policies.exit_net import Played, play_many, save_net
-from agents.training.exit import GameRecord, finished_chunks, read_games, read_run, replay
+from agents.training.exit import GameRecord, read_games, read_run, replay
 from agents.training.exit_train import new_net, train
 
 
@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"no labelling folder under {args.root / args.env}")
     run = read_run(folders[0])
     start = time.perf_counter()
-    games = [g for f in folders for g in games_upto(f, args.decisions)]
+    used = {f.name: games_upto(f, args.decisions) for f in folders}
+    games = [g for part in used.values() for g in part]
     data = replay(run.env, run.options, iter(games))
     prep = time.perf_counter() - start
     print(
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         "method": "expert iteration: a per-move policy-value net learnt from the planner's vote shares "
         "and outcomes on training deals (not reward-only RL); plays alone, no search",
         "labeller": run.labeller,
-        "folders": {f.name: seed_span(f) for f in folders},
+        "folders": {name: seed_span(part) for name, part in used.items()},
         "games": data.games,
         "decisions": len(data),
         "epochs": stats.epochs,
@@ -124,13 +125,11 @@ def main(argv: list[str] | None = None) -> int:
 CHECK_SEED = 5_000
 
 
-def seed_span(folder: Path) -> str:
-    """The seeds a labelling folder's finished chunks hold, as ``first..last``."""
-    run = read_run(folder)
-    chunks = finished_chunks(folder)
-    if not chunks:
+def seed_span(games: list[GameRecord]) -> str:
+    """The seeds of a folder's games that were learnt from, as ``first..last (n games)``."""
+    if not games:
         return "none"
-    return f"{run.seeds(chunks[0]).start}..{run.seeds(chunks[-1]).stop - 1} ({len(chunks)} chunks)"
+    return f"{games[0].seed}..{games[-1].seed} ({len(games)} games)"
 
 
 def row(played: list[Played], first: int) -> dict[str, Any]:

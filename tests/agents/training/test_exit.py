@@ -288,7 +288,7 @@ def test_the_training_script_writes_a_card_with_data_compute_and_rows(labelled: 
         == 0
     )
     card = json.loads(out.with_suffix(".json").read_text())
-    assert card["labeller"] == LABELLER and card["folders"] == {"planner": "2000000..2000005 (2 chunks)"}
+    assert card["labeller"] == LABELLER and card["folders"] == {"planner": "2000000..2000005 (6 games)"}
     assert card["decisions"] == sum(len(g.decisions) for g in read_games(labelled))
     assert card["heldout"]["seeds"] == "0..1" and card["check"]["seeds"] == "5000..5001"
     assert card["label_cpu_seconds"] >= 0 and card["core_hours"] >= 0
@@ -296,3 +296,19 @@ def test_the_training_script_writes_a_card_with_data_compute_and_rows(labelled: 
     env = make_env(ENV)
     obs, _ = env.reset(seed=1)
     assert env.unwrapped.action_masks()[make_exit(str(out))(env.unwrapped, obs)]  # type: ignore[arg-type, attr-defined]
+
+
+@pytest.mark.parametrize("env_name", ["Nestor-v0", "Babette-v0", "Congress-v0", "TheKings-v0"])
+def test_every_shipped_net_has_a_card_with_its_rows_and_plays_by_its_name(env_name: str) -> None:
+    from agents.policies.exit import shipped_net
+
+    path = shipped_net(env_name.removesuffix("-v0").lower())
+    assert path is not None and path.name == f"{env_name}.pt"
+    card = json.loads(path.with_suffix(".json").read_text())
+    assert card["env"] == env_name and card["spec"] == f"exit:{env_name}"
+    for key, seeds in (("heldout", "0..999"), ("check", "5000..5999")):
+        assert card[key]["seeds"] == seeds and card[key]["games"] == 1000
+        assert card[key]["win_rate"] == card[key]["wins"] / 1000
+    assert "not reward-only RL" in card["method"] and card["decisions"] >= 60_000
+    policy = make_policy(f"exit:{env_name}")
+    assert policy.name == f"exit:{env_name}"
