@@ -269,8 +269,10 @@ def add_chunks_row(folder: Path, md: Path) -> int:
     key, row = chunks_row(folder)
     js = md.with_suffix(".json")
     results = json.loads(js.read_text()) if js.is_file() else {}
-    rows = [r for r in results.get(key, []) if r["policy"] != row["policy"]]
+    rows = [r for r in results.get(key, []) if r["policy"] not in (row["policy"], WINNABLE)]
     rows.append(row)
+    win = winnable_row(row["env"], row["env_kwargs"], row["games"])
+    rows += [win] if win else []
     results[key] = sorted(
         rows, key=lambda r: ORDER.index(r["policy"]) if r["policy"] in ORDER else len(ORDER)
     )

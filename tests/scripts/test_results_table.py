@@ -361,7 +361,7 @@ def test_every_row_of_a_labelled_variant_gives_its_wins_among_the_winnable_deals
 
 def test_a_chunked_run_becomes_a_row_with_its_cost(tmp_path: Path) -> None:
     """--from-chunks: a finished scripts/eval_chunks.py run's row (seeds 0..N-1, CPU seconds and
-    positions a game) replaces that policy's row of its variant and keeps the others; a folder
+    positions a game) replaces that policy's row of its variant, beside the labels' winnable row; a folder
     that is not such a run, or misses seeds, is refused in one line."""
     results, chunks = _script(), script("eval_chunks", "eval_chunks_script")
     run = tmp_path / "run"
@@ -370,7 +370,9 @@ def test_a_chunked_run_becomes_a_row_with_its_cost(tmp_path: Path) -> None:
     out = tmp_path / "results.md"
     out.with_suffix(".json").write_text(json.dumps({"Nestor-v0": [{"policy": "macro", "stale": 1}]}))
     assert results.main(["--from-chunks", str(run), "--out", str(out)]) == 0
-    (row,) = json.loads(out.with_suffix(".json").read_text())["Nestor-v0"]
+    rows = json.loads(out.with_suffix(".json").read_text())["Nestor-v0"]
+    assert [r["policy"] for r in rows] == ["macro", results.WINNABLE]  # the stale row replaced
+    row = rows[0]
     assert (row["policy"], row["spec"], row["games"]) == ("macro", "macro:samples=5,nodes=200", 4)
     assert row["seconds_per_game"] > 0 and row["nodes_per_game"] > 0
     line = next(x for x in out.read_text().splitlines() if "| macro (samples=5,nodes=200) |" in x)
