@@ -29,6 +29,7 @@ __all__ = [
     "beam",
     "dive",
     "has_beam_layers",
+    "lost_table",
     "macro_decide",
     "ordering_pick",
     "rollout_values",
@@ -87,12 +88,17 @@ def solve_deal(
     max_nodes: int = 2_000_000,
     max_seconds: float | None = None,
     probe_nodes: int = 0,
+    dominances: bool = True,
+    table: LostTable | None = None,
 ) -> Label:
     """Solve the deal of ``seed`` (as ``reset(seed=seed)`` deals it) or the user's ``deck``.
 
     ``probe_nodes``: the first nodes of ``max_nodes`` go to a limited discrepancy search, which
     finds wins that lie close to the move ordering's first choices (docs/solver.md); it never
-    answers lost, and the exhaustive search has the rest of the budget.
+    answers lost, and the exhaustive search has the rest of the budget. ``dominances``: the
+    proven dominances (docs/solver.md; False: the search before them, for comparison).
+    ``table``: a :func:`lost_table` of this deal, so that a later solve of it (a larger budget)
+    skips what this one proved lost.
     """
     _check_positive(max_nodes, "the node budget")
     if max_seconds is not None and not max_seconds > 0:
@@ -100,9 +106,21 @@ def solve_deal(
     _check_probe(probe_nodes, max_nodes)
     game = _dealt(variant, options, seed, deck)
     verdict, actions, nodes, _positions, seconds, best, best_line = _module().solve(
-        game._c, max_nodes, max_seconds or 0.0, probe_nodes
+        game._c, max_nodes, max_seconds or 0.0, probe_nodes, dominances, table
     )
     return Label(seed, verdict, int(nodes), float(seconds), _ints(actions), int(best), _ints(best_line))
+
+
+#: The native LostTable (src/native/solver.hpp): positions of one deal proven lost, kept between
+#: solves of it. Opaque here: made by :func:`lost_table`, passed back to the solves.
+LostTable = Any
+
+
+def lost_table() -> LostTable:
+    """An empty table of positions proven lost, to share between solves of one deal (and the
+    positions reached from it) with the same solver settings: each solve skips what an earlier
+    one proved lost and adds what it proves (``len(table)``: how many are kept)."""
+    return _module().LostTable()
 
 
 def _dealt(variant: Variant, options: Mapping[str, Any] | None, seed: int | None, deck: object) -> NativeGame:
@@ -348,6 +366,7 @@ def dive(
     _check_positive(move_nodes, "the nodes per move")
     start = time.perf_counter()
     g, solve = _dealt(variant, options, seed, deck)._c, _module().solve
+    table = lost_table()  # every search of the dive is from this deal: each skips what others proved lost
     line: list[int] = []
     seen = {bytes(g.state_key())}
     nodes = 0
@@ -359,7 +378,9 @@ def dive(
             key = bytes(child.state_key())
             if key in seen:
                 continue
-            verdict, won_line, spent, _positions, _s, cards, _best_line = solve(child, move_nodes, 0.0, 0)
+            verdict, won_line, spent, _positions, _s, cards, _best_line = solve(
+                child, move_nodes, 0.0, 0, True, table
+            )
             nodes += int(spent)
             if verdict == "won":
                 actions = (*line, a, *(int(x) for x in won_line))

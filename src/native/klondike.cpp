@@ -497,6 +497,34 @@ public:
         moves([&out](const int* a, int n, int prio) { out.push_back({{a, a + n}, prio}); }, false);
     }
 
+    // THE PARTIAL-MOVE DOMINANCE (Solvitaire's): the solver's moves less each pile -> pile move
+    // of a run that sits on a face-up card w (a partial move) when w does not fit its
+    // foundation. Such a run (headed by h, one rank below w, the other colour) can only go onto
+    // w's TWIN y (the one other card of w's rank and colour) showing at a pile's end: these are
+    // twin-to-twin moves. Take any winning line L and replay it while keeping a set T of twin
+    // pairs whose "what lies directly on the card" is swapped between the two lines (both twins
+    // face up in the tableau; the swaps of different pairs touch different cards, so they
+    // commute). Each move of L becomes at most one move of the new line:
+    // * a twin-to-twin move w -> y: pair in T: the new line already has the run on y and w bare
+    //   (drop the move, and the pair from T); else if w fits its foundation, play it (allowed);
+    //   else skip it and put the pair in T (the run stays on w, y stays bare);
+    // * a move onto a card z (a run whose head lay on a face-down card or on nothing, or the
+    //   talon's card): onto z's twin instead when z's pair is in T (there the twin is the bare
+    //   one, and takes the same cards); what it uncovers is the same in both lines (a twin in T is
+    //   face up, so never the card under such a run), so it flips the same card;
+    // * a card c to its foundation, c's pair in T: c is bare in L, so its twin is bare in the new
+    //   line and c carries the twin's run there; move that run onto the twin first (a partial
+    //   move that uncovers c, which fits its foundation: allowed), then play c, and drop the pair;
+    // * every other move (turns, talon plays, runs without a twin) is played as it is.
+    // The piles then differ only by the swaps of T, and L's last move leaves every card on a
+    // foundation, so T is empty and the new line wins too, with no pruned move and no more moves
+    // than L (a run moved onto a twin is added only where a skipped move put its pair in T).
+    // With safe_move() first: both keep a shortest winning line no longer, so each step of the
+    // search keeps a win within reach. Not used when partial moves are off (no move is partial).
+    void solver_moves_pruned(std::vector<SolverMove>& out) const override {
+        moves([&out](const int* a, int n, int prio) { out.push_back({{a, a + n}, prio}); }, true);
+    }
+
     // The planner's moves (core.hpp, not safe): the solver's, less the pile -> pile moves that
     // neither turn up a card, nor empty a pile, nor uncover a card that goes straight to its
     // foundation (the dominance Solvitaire and lonelybot prune by: shuffling runs between piles
