@@ -182,6 +182,10 @@ public:
         const std::string key = canonical_key();
         return std::hash<std::string>{}(key);
     }
+    // The hash the solver stores with its dominances on (solver.hpp): canonical_hash(), or one
+    // that also collapses positions a proven dominance shows are won or lost alike (the proof
+    // written where it is overridden). Default: canonical_hash().
+    virtual std::uint64_t solver_hash() const { return canonical_hash(); }
     // A legal action the solver may play at once, trying nothing else from this position,
     // because it never turns a won position into a lost one (a provably safe automatic move,
     // documented where it is overridden). Default: none (-1), every legal move is tried.

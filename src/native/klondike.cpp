@@ -313,15 +313,17 @@ public:
     }
     // Each pile's hash and the sequence's are kept until a move changes them (apply() clears
     // their bits in hashed_): a move changes at most two piles, and only a talon play the sequence.
+    static std::uint64_t hash_pile(const Stack<PILE_CAP>& p, int down) {
+        std::uint64_t h = mix(0x1000u + static_cast<std::uint64_t>(down * 64 + p.n)), w = 0;
+        for (int k = 0; k < p.n; ++k) {
+            w = (w << 8) | static_cast<std::uint8_t>(p.cards[k]);
+            if ((k & 7) == 7) h = mix(h ^ w), w = 0;
+        }
+        return mix(h ^ w ^ 0xA5);
+    }
     std::uint64_t pile_hash(int i) const {
         if (!(hashed_ & 1u << i)) {
-            const auto& p = piles_[i];
-            std::uint64_t h = mix(0x1000u + static_cast<std::uint64_t>(down_[i] * 64 + p.n)), w = 0;
-            for (int k = 0; k < p.n; ++k) {
-                w = (w << 8) | static_cast<std::uint8_t>(p.cards[k]);
-                if ((k & 7) == 7) h = mix(h ^ w), w = 0;
-            }
-            pile_hash_[i] = mix(h ^ w ^ 0xA5);
+            pile_hash_[i] = hash_pile(piles_[i], down_[i]);
             hashed_ |= 1u << i;
         }
         return pile_hash_[i];
@@ -342,9 +344,56 @@ public:
     std::uint64_t canonical_hash() const override {
         std::uint64_t h = 0x243F6A8885A308D3ULL;  // the piles' hashes summed: a multiset's
         for (int i = 0; i < N_PILES; ++i) h += mix(pile_hash(i));
+        return hash_rest(h);
+    }
+    // The hash of the piles' sum h with the sequence, the talon size and the pass counter.
+    std::uint64_t hash_rest(std::uint64_t h) const {
         h = mix(mix(h) ^ waste_hash());
         return mix(h ^ (static_cast<std::uint64_t>(keyed_talon_size()) << 32) ^
                    static_cast<std::uint64_t>(passes_ >= 0 ? passes_used_ : 0));
+    }
+
+    // TWIN SWAPS (with partial moves): two positions that differ only by swapping what lies on
+    // two face-up twins (the two cards of one rank and colour, both face up in the tableau: the
+    // run on one goes onto the other and back) are won or lost alike. Proof: the replay of
+    // solver_moves_pruned() below, started with that pair in T, maps any winning line of one
+    // position to a winning line of the other (it never needed T empty at the start), and the
+    // swap is its own inverse. Swaps of different pairs touch different cards and commute, so
+    // each pair can be put in a fixed order independently: the card lying on the twin of the
+    // lower suit is the smaller (no card counting smallest). The solver's hash, with its
+    // dominances on, hashes the position so ordered (lonelybot keys positions without their
+    // face-up arrangement for the same reason).
+    std::uint64_t solver_hash() const override {
+        if (!partial_) return canonical_hash();
+        std::array<std::int8_t, N_KINDS> on;  // the card lying directly on a face-up card, or -1
+        std::array<bool, N_KINDS> up{};
+        on.fill(-1);
+        for (int i = 0; i < N_PILES; ++i) {
+            const auto& p = piles_[i];
+            for (int k = down_[i]; k < p.size(); ++k) {
+                up[p[k]] = true;
+                if (k + 1 < p.size()) on[p[k]] = static_cast<std::int8_t>(p[k + 1]);
+            }
+        }
+        bool swapped = false;
+        for (int c = 0; c < N_KINDS; ++c) {
+            const int twin = card_of(rank_of(c), 3 - suit_of(c));  // C <-> S, D <-> H
+            if (suit_of(c) < suit_of(twin) && up[c] && up[twin] && on[c] > on[twin]) {
+                std::swap(on[c], on[twin]);
+                swapped = true;
+            }
+        }
+        if (!swapped) return canonical_hash();
+        std::uint64_t h = 0x243F6A8885A308D3ULL;
+        for (int i = 0; i < N_PILES; ++i) {
+            const auto& p = piles_[i];
+            Stack<PILE_CAP> q;
+            for (int k = 0; k < p.size() && k <= down_[i]; ++k) q.push(p[k]);  // face down, then the first face up
+            if (q.size() > down_[i])
+                for (int c = q.back(); on[c] >= 0; c = on[c]) q.push(on[c]);
+            h += mix(hash_pile(q, down_[i]));
+        }
+        return hash_rest(h);
     }
 
     // A card c of rank r that fits its foundation and on which no card could ever be placed in

@@ -162,7 +162,7 @@ Expanded expand(const Game& g, Budget& budget, const Rules& rules, std::vector<G
             out.push_back({0, 0, std::move(move.actions), nullptr});
             return Expanded::Won;
         }
-        const std::uint64_t h = position_hash(*child);
+        const std::uint64_t h = position_hash(*child, rules.dominances);
         if (!fresh(h)) continue;
         // nothing behind it can win (Game::dead); asked after the table, so a position met again
         // costs no second test (a dead position filed as seen is lost, as a searched one is)
@@ -190,7 +190,7 @@ bool probe(const Game& start, Budget& budget, const Rules& rules, const LostTabl
         left.reserve(1024);
         bool pruned = false;
         std::vector<Frame> line;
-        left[position_hash(start)] = k;
+        left[position_hash(start, rules.dominances)] = k;
         line.push_back({});
         int spare = k;  // of the position being expanded or entered
         auto fresh = [&](std::uint64_t h) {
@@ -327,7 +327,7 @@ void dfs(const Game& start, Budget& budget, const Rules& rules, LostTable* lost,
         line.pop_back();
     };
 
-    const std::uint64_t root = position_hash(start);
+    const std::uint64_t root = position_hash(start, rules.dominances);
     seen.insert(root, 0);
     line.reserve(64);
     enter({}, root);
@@ -393,7 +393,7 @@ SolveResult solve(const Game& start, std::uint64_t max_nodes, double max_seconds
         if (won) return finish(Verdict::Won);
         result.actions.clear();
     }
-    if (options.table && options.table->contains(position_hash(start))) return finish(Verdict::Lost);
+    if (options.table && options.table->contains(position_hash(start, rules.dominances))) return finish(Verdict::Lost);
 
     if (use_hooks && options.probe_nodes > 0) {
         Budget first{std::min(options.probe_nodes, max_nodes), max_seconds, t0, result.nodes};

@@ -39,10 +39,10 @@ namespace pg {
 // bound as patience_gym._native.solver_hooks(bool). Process-wide: set it only between solves.
 inline bool use_hooks = true;
 
-// The 64-bit hash a search stores for a position: the variant's canonical_hash() with the hooks,
-// a hash of the whole state_key() without them.
-inline std::uint64_t position_hash(const Game& g) {
-    if (use_hooks) return g.canonical_hash();
+// The 64-bit hash a search stores for a position: the variant's canonical_hash() with the hooks
+// (its solver_hash() with the dominances too), a hash of the whole state_key() without them.
+inline std::uint64_t position_hash(const Game& g, bool dominances = false) {
+    if (use_hooks) return dominances ? g.solver_hash() : g.canonical_hash();
     const std::string key = g.state_key();
     return std::hash<std::string>{}(key);
 }
