@@ -72,10 +72,15 @@ def main() -> None:
         with out.open("a") as f:
             csv.DictWriter(f, FIELDS).writerow(row)
         done[seed] = row
-        print(f"[{i + 1}/{len(seeds)}] seed {seed}: {lb.label}, {lb.nodes:,} nodes, {lb.seconds:.1f} s", flush=True)
+        print(
+            f"[{i + 1}/{len(seeds)}] seed {seed}: {lb.label}, {lb.nodes:,} nodes, {lb.seconds:.1f} s",
+            flush=True,
+        )
     mine = [done[s] for s in seeds]
     counts = {v: sum(r["label"] == v for r in mine) for v in ("won", "lost", "unknown")}
-    print(f"{path.name}: {len(mine)} {args.verdict} deals at {args.budget:,} nodes: {counts}", file=sys.stderr)
+    print(
+        f"{path.name}: {len(mine)} {args.verdict} deals at {args.budget:,} nodes: {counts}", file=sys.stderr
+    )
 
 
 if __name__ == "__main__":

@@ -224,6 +224,7 @@ NB_MODULE(_native, m) {
             return nb::bytes(key.data(), key.size());
         })
         .def("canonical_hash", &pg::Game::canonical_hash)  // the solver's hash of that key, for tests
+        .def("solver_hash", &pg::Game::solver_hash)        // the same with the dominances (core.hpp), for tests
         .def(
             "move_features",
             [](const pg::Game& g, Mat<float> fixed, Vec<std::int32_t> hidden, bool has_previous,

@@ -16,7 +16,7 @@ import patience_gym  # noqa: F401
 from patience_gym.games import get_variant
 from patience_gym.native import _module, native_available
 from patience_gym.solver import Label, lost_table, solve_deal
-from tests.helpers import plain_verdicts
+from tests.helpers import native_game, plain_verdicts
 
 pytestmark = pytest.mark.skipif(
     not native_available() or not hasattr(_module(), "LostTable"),
@@ -99,3 +99,30 @@ def test_a_lost_table_carried_to_a_larger_budget_changes_no_verdict(
         if alone.label == "lost":  # the whole deal is in the table now: proven lost at once
             assert solve_deal(KLONDIKE, options, seed=s, max_nodes=1, table=table).label == "lost"
     assert kept > 0, "no search proved a position lost"
+
+
+def pack_with_tops(tops: list[str]) -> list[str]:
+    """A pack whose deal shows ``tops`` (pile 0 first) face up, the other cards in id order."""
+    rest = [r + s for s in "CDHS" for r in "A23456789TJQK" if r + s not in tops]
+    piles = [
+        [rest.pop() for _ in range(i)] + [tops[i]] for i in range(7)
+    ]  # pile i: i cards down, then its top
+    rows = [piles[i][r] for r in range(7) for i in range(r, 7)]  # the deal goes row by row
+    return rows + rest
+
+
+@pytest.mark.parametrize("partial", [True, False])
+def test_twin_swaps_share_a_solver_hash_only_with_partial_moves(partial: bool) -> None:
+    # Pile 0 shows the seven of spades, piles 1 and 2 the red eights (twins): the seven onto the
+    # eight of hearts, or onto the eight of diamonds, gives positions that differ only by what lies
+    # on the two twins, won or lost alike when runs may move between them (partial moves).
+    options = {"draw": 3, "passes": None, "partial_moves": partial}
+    tops = ["7S", "8H", "8D", "KC", "KD", "KH", "KS"]
+    pile_0_to_1, pile_0_to_2 = 16, 17  # klondike.TABLE: pile -> pile, i-major
+    after = []
+    for a in (pile_0_to_1, pile_0_to_2):
+        game = native_game("Klondike-v0", options, deck=pack_with_tops(tops))._c
+        game.apply(a)
+        after.append(game)
+    assert after[0].canonical_hash() != after[1].canonical_hash()
+    assert (after[0].solver_hash() == after[1].solver_hash()) == partial
