@@ -362,7 +362,12 @@ public:
     // each pair can be put in a fixed order independently: the card lying on the twin of the
     // lower suit is the smaller (no card counting smallest). The solver's hash, with its
     // dominances on, hashes the position so ordered (lonelybot keys positions without their
-    // face-up arrangement for the same reason).
+    // face-up arrangement for the same reason). Sound for the search's table because no offered
+    // move stays among swapped positions (above): from any position of a winnable class the
+    // replay gives a line of offered moves no longer than the class's shortest, whose first move
+    // leaves the class, so expanding one position of each class loses no win. (A bare partial
+    // move, offered by the first version, did stay: 8S from 9D onto 9H swaps the two red nines,
+    // and seed 165 of draw 3 was proven lost through that.)
     std::uint64_t solver_hash() const override {
         if (!partial_) return canonical_hash();
         std::array<std::int8_t, N_KINDS> on;  // the card lying directly on a face-up card, or -1
@@ -546,32 +551,47 @@ public:
         moves([&out](const int* a, int n, int prio) { out.push_back({{a, a + n}, prio}); }, false);
     }
 
-    // THE PARTIAL-MOVE DOMINANCE (Solvitaire's): the solver's moves less each pile -> pile move
-    // of a run that sits on a face-up card w (a partial move) when w does not fit its
-    // foundation. Such a run (headed by h, one rank below w, the other colour) can only go onto
-    // w's TWIN y (the one other card of w's rank and colour) showing at a pile's end: these are
-    // twin-to-twin moves. Take any winning line L and replay it while keeping a set T of twin
-    // pairs whose "what lies directly on the card" is swapped between the two lines (both twins
-    // face up in the tableau; the swaps of different pairs touch different cards, so they
-    // commute). Each move of L becomes at most one move of the new line:
+    // THE PARTIAL-MOVE DOMINANCE (Solvitaire's, made stronger): a pile -> pile move of a run that
+    // sits on a face-up card w (a partial move) is offered only when w fits its foundation, and
+    // then only together with w's move there, as one macro move. Such a run (headed by h, one
+    // rank below w, the other colour) can only go onto w's TWIN y (the one other card of w's rank
+    // and colour) showing at a pile's end: every partial move is a twin-to-twin move. Take any
+    // winning line L and replay it while keeping a set T of twin pairs whose "card lying
+    // directly on it" is swapped between the two lines (both twins face up in the tableau; swaps
+    // of different pairs touch different cards, so they commute). Each move of L becomes at most
+    // one move of the new line:
     // * a twin-to-twin move w -> y: pair in T: the new line already has the run on y and w bare
-    //   (drop the move, and the pair from T); else if w fits its foundation, play it (allowed);
-    //   else skip it and put the pair in T (the run stays on w, y stays bare);
+    //   (drop the move, and the pair from T); else drop it and put the pair in T (the run stays
+    //   on w, y stays bare);
     // * a move onto a card z (a run whose head lay on a face-down card or on nothing, or the
     //   talon's card): onto z's twin instead when z's pair is in T (there the twin is the bare
     //   one, and takes the same cards); what it uncovers is the same in both lines (a twin in T is
     //   face up, so never the card under such a run), so it flips the same card;
     // * a card c to its foundation, c's pair in T: c is bare in L, so its twin is bare in the new
-    //   line and c carries the twin's run there; move that run onto the twin first (a partial
-    //   move that uncovers c, which fits its foundation: allowed), then play c, and drop the pair;
+    //   line and c carries the twin's run there (if any): the macro move "that run onto the twin,
+    //   then c up" (c fits its foundation, as in L); the pair leaves T;
     // * every other move (turns, talon plays, runs without a twin) is played as it is.
     // The piles then differ only by the swaps of T, and L's last move leaves every card on a
-    // foundation, so T is empty and the new line wins too, with no pruned move and no more moves
-    // than L (a run moved onto a twin is added only where a skipped move put its pair in T).
-    // With safe_move() first: both keep a shortest winning line no longer, so each step of the
-    // search keeps a win within reach. Not used when partial moves are off (no move is partial).
+    // foundation, so T is empty and the new line wins too, with only offered moves and no more
+    // moves than L (a macro move counting one). Every move of it changes more than what lies on
+    // twins (a card goes up, leaves the talon, or a pile's face-down or bottom card changes),
+    // which the twin swaps of solver_hash() rely on. Not used without partial moves (no move is
+    // partial then).
     void solver_moves_pruned(std::vector<SolverMove>& out) const override {
-        moves([&out](const int* a, int n, int prio) { out.push_back({{a, a + n}, prio}); }, true);
+        moves(
+            [this, &out](const int* a, int n, int prio) {
+                if (n != 1 || *a < PILE_P0) {
+                    out.push_back({{a, a + n}, prio});
+                    return;
+                }
+                const int i = move_of(*a).src, k = run_start(i, move_of(*a).dst);
+                if (k == 0 || k == down_[i]) {  // the whole face-up run: a card turns up, or the pile empties
+                    out.push_back({{a, a + n}, prio});
+                } else if (useful_pile_move(i, k)) {  // partial, and the card it uncovers goes up
+                    out.push_back({{*a, PILE_F0 + i}, prio});
+                }
+            },
+            false);
     }
 
     // The planner's moves (core.hpp, not safe): the solver's, less the pile -> pile moves that

@@ -126,3 +126,15 @@ def test_twin_swaps_share_a_solver_hash_only_with_partial_moves(partial: bool) -
         after.append(game)
     assert after[0].canonical_hash() != after[1].canonical_hash()
     assert (after[0].solver_hash() == after[1].solver_hash()) == partial
+
+
+def test_no_move_stays_among_twin_swaps() -> None:
+    # Late in draw 3's seed 165 the piles show 9D 8S and ... JD TS 9H: moving the eight of spades
+    # onto the nine of hearts (a partial move) only swaps what lies on the red nines, so under
+    # solver_hash() it leads back to the same position. Offered alone, it looked like a cycle and
+    # the deal was "proven" lost; offered with the nine of diamonds' move up, it wins.
+    label = solve_deal(
+        KLONDIKE, {"draw": 3, "passes": None, "partial_moves": True}, seed=165, max_nodes=50_000
+    )
+    assert label.label == "won"
+    assert wins_within_the_step_limit({"draw": 3, "passes": None, "partial_moves": True}, label)
