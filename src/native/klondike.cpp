@@ -362,12 +362,13 @@ public:
     // each pair can be put in a fixed order independently: the card lying on the twin of the
     // lower suit is the smaller (no card counting smallest). The solver's hash, with its
     // dominances on, hashes the position so ordered (lonelybot keys positions without their
-    // face-up arrangement for the same reason). Sound for the search's table because no offered
-    // move stays among swapped positions (above): from any position of a winnable class the
-    // replay gives a line of offered moves no longer than the class's shortest, whose first move
-    // leaves the class, so expanding one position of each class loses no win. (A bare partial
-    // move, offered by the first version, did stay: 8S from 9D onto 9H swaps the two red nines,
-    // and seed 165 of draw 3 was proven lost through that.)
+    // face-up arrangement for the same reason). Sound for the search's table, which expands the
+    // first position met of each class: from any position of a winnable class the replay gives a
+    // line of offered moves no longer than the class's shortest winning line (the macro move
+    // puts a card up in one move where that line spent one too), so its first move leads to a
+    // class with a shorter one, and by induction no win is lost. (A bare partial move, offered by
+    // the first version, needed two: 8S from 9D onto 9H only swaps what lies on the red nines,
+    // and seed 165 of draw 3 was "proven" lost through it.)
     std::uint64_t solver_hash() const override {
         if (!partial_) return canonical_hash();
         std::array<std::int8_t, N_KINDS> on;  // the card lying directly on a face-up card, or -1
