@@ -5,7 +5,10 @@ Reads a label file (a path, or the name of a shipped one), takes its deals of on
 (``--verdict``, default unknown), and solves each again with ``--budget`` nodes (no probe: the
 depth-first search alone, the one that proves losses). Each deal's row (seed, verdict, nodes,
 seconds, the label file's verdict and nodes, and a won line) is appended to ``--out`` as it finishes, so an
-interrupted run resumes with the same command; the figures are printed at the end.
+interrupted run resumes with the same command; the figures are printed at the end. ``--write``
+then replaces, in the label file itself, the rows of the deals it decided (a won line only once it
+replays to a win through ``gym.make`` within the step limit) and adds a ``# resolved:`` header
+line with the budget (a label file's resume ignores it, as it ignores ``# deepened:``).
 
     python benchmarks/bench_solver_unknowns.py "Klondike-v0__draw=3__partial_moves=True__passes=None.csv" \
         --budget 30000000 --out /work/data/solver/draw3-30M.csv
@@ -21,11 +24,12 @@ import json
 import sys
 from pathlib import Path
 
+from bench_dominances import replays
 from common import run_script  # benchmarks/common.py (the scripts' folder is on sys.path)
 
-from agents.solving.labels import read_labels
+from agents.solving.labels import RESOLVED, header_lines, read_labels, write_rows
 from patience_gym.games import get_variant
-from patience_gym.solver import solve_deal
+from patience_gym.solver import Label, solve_deal
 
 FIELDS = ["seed", "label", "nodes", "seconds", "file_label", "file_nodes", "actions"]
 
@@ -46,6 +50,7 @@ def main() -> None:
     p.add_argument("--limit", type=int, help="only the first N such deals")
     p.add_argument("--no-dominances", action="store_true", help="the search without its proven dominances")
     p.add_argument("--out", required=True, help="CSV of the deals solved (appended to; resumes)")
+    p.add_argument("--write", action="store_true", help="put the deals decided into the label file (above)")
     args = p.parse_args()
     path = label_file(args.labels)
     head = [line for line in path.read_text().splitlines() if line.startswith("# ")]
@@ -78,9 +83,17 @@ def main() -> None:
         )
     mine = [done[s] for s in seeds]
     counts = {v: sum(r["label"] == v for r in mine) for v in ("won", "lost", "unknown")}
-    print(
-        f"{path.name}: {len(mine)} {args.verdict} deals at {args.budget:,} nodes: {counts}", file=sys.stderr
-    )
+    print(f"{path.name}: {len(mine)} {args.verdict} deals, {args.budget:,} nodes: {counts}", file=sys.stderr)
+    if args.write and len(mine) == len(seeds):
+        decided: dict[int, Label] = {}
+        for r in mine:
+            actions = tuple(int(a) for a in r["actions"].split())
+            lb = Label(int(r["seed"]), r["label"], int(r["nodes"]), float(r["seconds"]), actions)
+            if lb.label == "lost" or (lb.label == "won" and replays(env, options, lb)):
+                decided[int(r["seed"])] = lb
+        head = [*header_lines(path), RESOLVED.format(budget=args.budget)]
+        write_rows(path, head, {**rows, **decided})
+        print(f"{path}: {len(decided)} rows replaced", file=sys.stderr)
 
 
 if __name__ == "__main__":
