@@ -63,6 +63,11 @@ class Label:
         return len(self.actions)
 
 
+#: The native LostTable (src/native/solver.hpp): positions of one deal proven lost, kept between
+#: solves of it. Opaque here: made by :func:`lost_table`, passed back to the solves.
+LostTable = Any
+
+
 def _check_positive(value: object, what: str) -> None:
     """Refuse anything but a whole number > 0 (a bool is not one) for the budget named ``what``."""
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -111,11 +116,6 @@ def solve_deal(
     return Label(seed, verdict, int(nodes), float(seconds), _ints(actions), int(best), _ints(best_line))
 
 
-#: The native LostTable (src/native/solver.hpp): positions of one deal proven lost, kept between
-#: solves of it. Opaque here: made by :func:`lost_table`, passed back to the solves.
-LostTable = Any
-
-
 def lost_table() -> LostTable:
     """An empty table of positions proven lost, to share between solves of one deal (and the
     positions reached from it) with the same solver settings: each solve skips what an earlier
@@ -141,17 +141,19 @@ def solve_line(
     *,
     max_nodes: int = 100_000,
     probe_nodes: int = 0,
+    dominances: bool = False,
 ) -> Label:
     """Solve the position reached by dealing ``deck`` and playing ``actions`` (each must be legal).
 
     The planner's question on a sampled deal: can the game still be won from here, and how? The
     label's ``actions`` continue from the position (``actions`` themselves not included).
-    ``probe_nodes`` as for :func:`solve_deal`.
+    ``probe_nodes`` and ``dominances`` as for :func:`solve_deal`; the dominances are off by default
+    here, so that the planner's rows (agents/policies/planner.py) stay what they were measured as.
     """
     _check_positive(max_nodes, "the node budget")
     _check_probe(probe_nodes, max_nodes)
     game = _replayed(variant, options, deck, actions)
-    result = _module().solve(game, max_nodes, 0.0, probe_nodes)
+    result = _module().solve(game, max_nodes, 0.0, probe_nodes, dominances)
     verdict, line, nodes, _positions, seconds, best, best_line = result
     return Label(None, verdict, int(nodes), float(seconds), _ints(line), int(best), _ints(best_line))
 
