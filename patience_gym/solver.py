@@ -29,6 +29,7 @@ __all__ = [
     "beam",
     "dive",
     "has_beam_layers",
+    "lost_table",
     "macro_decide",
     "ordering_pick",
     "rollout_values",
@@ -62,6 +63,11 @@ class Label:
         return len(self.actions)
 
 
+#: The native LostTable (src/native/solver.hpp): positions of one deal proven lost, kept between
+#: solves of it. Opaque here: made by :func:`lost_table`, passed back to the solves.
+LostTable = Any
+
+
 def _check_positive(value: object, what: str) -> None:
     """Refuse anything but a whole number > 0 (a bool is not one) for the budget named ``what``."""
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -87,12 +93,17 @@ def solve_deal(
     max_nodes: int = 2_000_000,
     max_seconds: float | None = None,
     probe_nodes: int = 0,
+    dominances: bool = True,
+    table: LostTable | None = None,
 ) -> Label:
     """Solve the deal of ``seed`` (as ``reset(seed=seed)`` deals it) or the user's ``deck``.
 
     ``probe_nodes``: the first nodes of ``max_nodes`` go to a limited discrepancy search, which
     finds wins that lie close to the move ordering's first choices (docs/solver.md); it never
-    answers lost, and the exhaustive search has the rest of the budget.
+    answers lost, and the exhaustive search has the rest of the budget. ``dominances``: the
+    proven dominances (docs/solver.md; False: the search before them, for comparison).
+    ``table``: a :func:`lost_table` of this deal, so that a later solve of it (a larger budget)
+    skips what this one proved lost.
     """
     _check_positive(max_nodes, "the node budget")
     if max_seconds is not None and not max_seconds > 0:
@@ -100,9 +111,16 @@ def solve_deal(
     _check_probe(probe_nodes, max_nodes)
     game = _dealt(variant, options, seed, deck)
     verdict, actions, nodes, _positions, seconds, best, best_line = _module().solve(
-        game._c, max_nodes, max_seconds or 0.0, probe_nodes
+        game._c, max_nodes, max_seconds or 0.0, probe_nodes, dominances, table
     )
     return Label(seed, verdict, int(nodes), float(seconds), _ints(actions), int(best), _ints(best_line))
+
+
+def lost_table() -> LostTable:
+    """An empty table of positions proven lost, to share between solves of one deal (and the
+    positions reached from it) with the same solver settings: each solve skips what an earlier
+    one proved lost and adds what it proves (``len(table)``: how many are kept)."""
+    return _module().LostTable()
 
 
 def _dealt(variant: Variant, options: Mapping[str, Any] | None, seed: int | None, deck: object) -> NativeGame:
@@ -123,17 +141,19 @@ def solve_line(
     *,
     max_nodes: int = 100_000,
     probe_nodes: int = 0,
+    dominances: bool = False,
 ) -> Label:
     """Solve the position reached by dealing ``deck`` and playing ``actions`` (each must be legal).
 
     The planner's question on a sampled deal: can the game still be won from here, and how? The
     label's ``actions`` continue from the position (``actions`` themselves not included).
-    ``probe_nodes`` as for :func:`solve_deal`.
+    ``probe_nodes`` and ``dominances`` as for :func:`solve_deal`; the dominances are off by default
+    here, so that the planner's rows (agents/policies/planner.py) stay what they were measured as.
     """
     _check_positive(max_nodes, "the node budget")
     _check_probe(probe_nodes, max_nodes)
     game = _replayed(variant, options, deck, actions)
-    result = _module().solve(game, max_nodes, 0.0, probe_nodes)
+    result = _module().solve(game, max_nodes, 0.0, probe_nodes, dominances)
     verdict, line, nodes, _positions, seconds, best, best_line = result
     return Label(None, verdict, int(nodes), float(seconds), _ints(line), int(best), _ints(best_line))
 
@@ -348,6 +368,7 @@ def dive(
     _check_positive(move_nodes, "the nodes per move")
     start = time.perf_counter()
     g, solve = _dealt(variant, options, seed, deck)._c, _module().solve
+    table = lost_table()  # every search of the dive is from this deal: each skips what others proved lost
     line: list[int] = []
     seen = {bytes(g.state_key())}
     nodes = 0
@@ -359,7 +380,9 @@ def dive(
             key = bytes(child.state_key())
             if key in seen:
                 continue
-            verdict, won_line, spent, _positions, _s, cards, _best_line = solve(child, move_nodes, 0.0, 0)
+            verdict, won_line, spent, _positions, _s, cards, _best_line = solve(
+                child, move_nodes, 0.0, 0, True, table
+            )
             nodes += int(spent)
             if verdict == "won":
                 actions = (*line, a, *(int(x) for x in won_line))

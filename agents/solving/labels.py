@@ -255,7 +255,14 @@ def header_lines(path: Path) -> list[str]:
 #: Header lines that record a later pass over a label file (deepening, dives, nested rollouts, a
 #: policy's play, the beam, shortening won lines to the step limit), not the settings it was
 #: labelled with: resuming the file ignores them.
-PASSES = ("# deepened:", "# dived:", "# nested:", "# played:", "# beam:", "# shortened:")
+PASSES = ("# deepened:", "# dived:", "# nested:", "# played:", "# beam:", "# shortened:", "# resolved:")
+
+#: The header line benchmarks/bench_solver_unknowns.py --write adds: the deals a label file left
+#: unknown, solved again by the search with its proven dominances (docs/solver.md).
+RESOLVED = (
+    "# resolved: deals unknown above solved again with the proven dominances (issue 45) with up to "
+    "{budget} nodes, no probe"
+)
 
 
 def check_header(path: Path, expected: list[str]) -> None:

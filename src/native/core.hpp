@@ -182,6 +182,10 @@ public:
         const std::string key = canonical_key();
         return std::hash<std::string>{}(key);
     }
+    // The hash the solver stores with its dominances on (solver.hpp): canonical_hash(), or one
+    // that also collapses positions a proven dominance shows are won or lost alike (the proof
+    // written where it is overridden). Default: canonical_hash().
+    virtual std::uint64_t solver_hash() const { return canonical_hash(); }
     // A legal action the solver may play at once, trying nothing else from this position,
     // because it never turns a won position into a lost one (a provably safe automatic move,
     // documented where it is overridden). Default: none (-1), every legal move is tried.
@@ -190,8 +194,9 @@ public:
     // overridden): the solver searches nothing behind it. Default: none.
     virtual bool dead() const { return false; }
     // A position from which every line of sensible play wins, provably (the proof written where
-    // it is overridden): a search may count it won without playing it out. Default: none. Only
-    // the macro planner's capped solves ask it (macro.hpp); the solver plays every win out.
+    // it is overridden): a search may count it won without playing it out. Default: none. The
+    // macro planner's capped solves count it won (macro.hpp); the solver, with its dominances on,
+    // stops its search there and plays the win out with a small search of its own (solver.cpp).
     virtual bool sure_win() const { return false; }
     // Move ordering only (never pruning): a larger value is tried first. Default: the solver's
     // own order (moves that win cards first, then the table's order).
@@ -212,6 +217,11 @@ public:
         for (int a = 0; a < n_actions(); ++a)
             if (mask[static_cast<std::size_t>(a)]) out.push_back({{a}, move_priority(a)});
     }
+    // The solver's moves less those a PROVEN DOMINANCE makes unnecessary: every position from
+    // which a win exists must still have a winning line made of these moves alone (the proof
+    // written where it is overridden). Only the solver asks it, and only with its dominances on
+    // (solver.hpp: use_dominances). Default: solver_moves().
+    virtual void solver_moves_pruned(std::vector<SolverMove>& out) const { solver_moves(out); }
     // The macro planner's moves (macro.hpp): the solver's moves less those a player would seldom
     // need, for its many small capped searches. NOT safe: a variant may drop moves that some
     // winning line needs, so only a search whose answer is an estimate may use them (the solver

@@ -306,9 +306,12 @@ public:
     // the talon size and the pass counter as the key has them. Equal keys give equal hashes.
     // Each pile's hash and the sequence's are kept until a move changes them (apply() clears
     // their bits in hashed_): a move changes at most two piles, and only a talon play the sequence.
+    static std::uint64_t hash_pile(const Stack<PILE_CAP>& p, int down) {
+        return hash_stack(p, 0x1000u + static_cast<std::uint64_t>(down));
+    }
     std::uint64_t pile_hash(int i) const {
         if (!(hashed_ & 1u << i)) {
-            pile_hash_[i] = hash_stack(piles_[i], 0x1000u + static_cast<std::uint64_t>(down_[i]));
+            pile_hash_[i] = hash_pile(piles_[i], down_[i]);
             hashed_ |= 1u << i;
         }
         return pile_hash_[i];
@@ -329,9 +332,62 @@ public:
     std::uint64_t canonical_hash() const override {
         std::uint64_t h = 0x243F6A8885A308D3ULL;  // the piles' hashes summed: a multiset's
         for (int i = 0; i < N_PILES; ++i) h += hash_mix(pile_hash(i));
+        return hash_rest(h);
+    }
+    // The hash of the piles' sum h with the sequence, the talon size and the pass counter.
+    std::uint64_t hash_rest(std::uint64_t h) const {
         h = hash_mix(hash_mix(h) ^ waste_hash());
         return hash_mix(h ^ (static_cast<std::uint64_t>(keyed_talon_size()) << 32) ^
                    static_cast<std::uint64_t>(passes_ >= 0 ? passes_used_ : 0));
+    }
+
+    // TWIN SWAPS (with partial moves): two positions that differ only by swapping what lies on
+    // two face-up twins (the two cards of one rank and colour, both face up in the tableau: the
+    // run on one goes onto the other and back) are won or lost alike. Proof: the replay of
+    // solver_moves_pruned() below, started with that pair in T, maps any winning line of one
+    // position to a winning line of the other (it never needed T empty at the start), and the
+    // swap is its own inverse. Swaps of different pairs touch different cards and commute, so
+    // each pair can be put in a fixed order independently: the card lying on the twin of the
+    // lower suit is the smaller (no card counting smallest). The solver's hash, with its
+    // dominances on, hashes the position so ordered (lonelybot keys positions without their
+    // face-up arrangement for the same reason). Sound for the search's table, which expands the
+    // first position met of each class: from any position of a winnable class the replay gives a
+    // line of offered moves no longer than the class's shortest winning line (the macro move
+    // puts a card up in one move where that line spent one too), so its first move leads to a
+    // class with a shorter one, and by induction no win is lost. (A bare partial move, offered by
+    // the first version, needed two: 8S from 9D onto 9H only swaps what lies on the red nines,
+    // and seed 165 of draw 3 was "proven" lost through it.)
+    std::uint64_t solver_hash() const override {
+        if (!partial_) return canonical_hash();
+        std::array<std::int8_t, N_KINDS> on;  // the card lying directly on a face-up card, or -1
+        std::array<bool, N_KINDS> up{};
+        on.fill(-1);
+        for (int i = 0; i < N_PILES; ++i) {
+            const auto& p = piles_[i];
+            for (int k = down_[i]; k < p.size(); ++k) {
+                up[p[k]] = true;
+                if (k + 1 < p.size()) on[p[k]] = static_cast<std::int8_t>(p[k + 1]);
+            }
+        }
+        bool swapped = false;
+        for (int c = 0; c < N_KINDS; ++c) {
+            const int twin = card_of(rank_of(c), 3 - suit_of(c));  // C <-> S, D <-> H
+            if (suit_of(c) < suit_of(twin) && up[c] && up[twin] && on[c] > on[twin]) {
+                std::swap(on[c], on[twin]);
+                swapped = true;
+            }
+        }
+        if (!swapped) return canonical_hash();
+        std::uint64_t h = 0x243F6A8885A308D3ULL;
+        for (int i = 0; i < N_PILES; ++i) {
+            const auto& p = piles_[i];
+            Stack<PILE_CAP> q;
+            for (int k = 0; k < p.size() && k <= down_[i]; ++k) q.push(p[k]);  // face down, then the first face up
+            if (q.size() > down_[i])
+                for (int c = q.back(); on[c] >= 0; c = on[c]) q.push(on[c]);
+            h += hash_mix(hash_pile(q, down_[i]));
+        }
+        return hash_rest(h);
     }
 
     // A card c of rank r that fits its foundation and on which no card could ever be placed in
@@ -482,6 +538,49 @@ public:
     // left (can_pass()), exactly as apply() would allow it.
     void solver_moves(std::vector<SolverMove>& out) const override {
         moves([&out](const int* a, int n, int prio) { out.push_back({{a, a + n}, prio}); }, false);
+    }
+
+    // THE PARTIAL-MOVE DOMINANCE (Solvitaire's, made stronger): a pile -> pile move of a run that
+    // sits on a face-up card w (a partial move) is offered only when w fits its foundation, and
+    // then only together with w's move there, as one macro move. Such a run (headed by h, one
+    // rank below w, the other colour) can only go onto w's TWIN y (the one other card of w's rank
+    // and colour) showing at a pile's end: every partial move is a twin-to-twin move. Take any
+    // winning line L and replay it while keeping a set T of twin pairs whose "card lying
+    // directly on it" is swapped between the two lines (both twins face up in the tableau; swaps
+    // of different pairs touch different cards, so they commute). Each move of L becomes at most
+    // one move of the new line:
+    // * a twin-to-twin move w -> y: pair in T: the new line already has the run on y and w bare
+    //   (drop the move, and the pair from T); else drop it and put the pair in T (the run stays
+    //   on w, y stays bare);
+    // * a move onto a card z (a run whose head lay on a face-down card or on nothing, or the
+    //   talon's card): onto z's twin instead when z's pair is in T (there the twin is the bare
+    //   one, and takes the same cards); what it uncovers is the same in both lines (a twin in T is
+    //   face up, so never the card under such a run), so it flips the same card;
+    // * a card c to its foundation, c's pair in T: c is bare in L, so its twin is bare in the new
+    //   line and c carries the twin's run there (if any): the macro move "that run onto the twin,
+    //   then c up" (c fits its foundation, as in L); the pair leaves T;
+    // * every other move (turns, talon plays, runs without a twin) is played as it is.
+    // The piles then differ only by the swaps of T, and L's last move leaves every card on a
+    // foundation, so T is empty and the new line wins too, with only offered moves and no more
+    // moves than L (a macro move counting one). Every move of it changes more than what lies on
+    // twins (a card goes up, leaves the talon, or a pile's face-down or bottom card changes),
+    // which the twin swaps of solver_hash() rely on. Not used without partial moves (no move is
+    // partial then).
+    void solver_moves_pruned(std::vector<SolverMove>& out) const override {
+        moves(
+            [this, &out](const int* a, int n, int prio) {
+                if (n != 1 || *a < PILE_P0) {
+                    out.push_back({{a, a + n}, prio});
+                    return;
+                }
+                const int i = move_of(*a).src, k = run_start(i, move_of(*a).dst);
+                if (k == 0 || k == down_[i]) {  // the whole face-up run: a card turns up, or the pile empties
+                    out.push_back({{a, a + n}, prio});
+                } else if (useful_pile_move(i, k)) {  // partial, and the card it uncovers goes up
+                    out.push_back({{*a, PILE_F0 + i}, prio});
+                }
+            },
+            false);
     }
 
     // The planner's moves (core.hpp, not safe): the solver's, less the pile -> pile moves that

@@ -224,6 +224,7 @@ NB_MODULE(_native, m) {
             return nb::bytes(key.data(), key.size());
         })
         .def("canonical_hash", &pg::Game::canonical_hash)  // the solver's hash of that key, for tests
+        .def("solver_hash", &pg::Game::solver_hash)        // the same with the dominances (core.hpp), for tests
         .def(
             "move_features",
             [](const pg::Game& g, Mat<float> fixed, Vec<std::int32_t> hidden, bool has_previous,
@@ -370,9 +371,15 @@ NB_MODULE(_native, m) {
         "solver_hooks", [](bool on) { pg::use_hooks = on; }, "on"_a,
         "Use the variants' solver hooks (True, the default) or the exact defaults (False): for tests.");
 
+    nb::class_<pg::LostTable>(m, "LostTable",
+                              "Positions proven lost by earlier solves of one deal (solver.hpp), kept between them.")
+        .def(nb::init<>())
+        .def("__len__", &pg::LostTable::size);
+
     m.def(
         "solve",
-        [](const pg::Game& g, std::int64_t max_nodes, double max_seconds, std::int64_t probe_nodes) {
+        [](const pg::Game& g, std::int64_t max_nodes, double max_seconds, std::int64_t probe_nodes, bool dominances,
+           pg::LostTable* table) {
             if (max_nodes <= 0) throw std::invalid_argument("max_nodes must be positive, got " + std::to_string(max_nodes));
             if (probe_nodes < 0)
                 throw std::invalid_argument("probe_nodes must be >= 0, got " + std::to_string(probe_nodes));
@@ -380,16 +387,19 @@ NB_MODULE(_native, m) {
             {
                 nb::gil_scoped_release release;
                 r = pg::solve(g, static_cast<std::uint64_t>(max_nodes), max_seconds,
-                              static_cast<std::uint64_t>(probe_nodes));
+                              pg::SolveOptions{static_cast<std::uint64_t>(probe_nodes), dominances, table});
             }
             static const char* const VERDICTS[] = {"unknown", "won", "lost"};
             return nb::make_tuple(VERDICTS[static_cast<int>(r.verdict)], r.actions, r.nodes, r.positions, r.seconds,
                                   r.best_cards, r.best_line);
         },
-        "game"_a, "max_nodes"_a, "max_seconds"_a, "probe_nodes"_a = 0,
+        "game"_a, "max_nodes"_a, "max_seconds"_a, "probe_nodes"_a = 0, "dominances"_a = true,
+        "table"_a.none() = nb::none(),
         "Solve ``game`` with every card known (solver.hpp): (verdict, actions, nodes, positions, seconds, "
         "best_cards, best_line), verdict 'won' (actions: a winning line), 'lost' (proven) or 'unknown' (budget reached). "
         "probe_nodes: the first nodes of the budget go to a limited discrepancy search for a win. "
+        "dominances: the proven dominances (Game::solver_moves_pruned, Game::sure_win); False: the search before them. "
+        "table: a LostTable of this deal's positions proven lost, read and added to (None: none kept). "
         "best_cards: the most foundation cards on a position reached; best_line: the actions to the first such.");
 
     m.def(
