@@ -27,6 +27,12 @@ from tests.helpers import ROOT
         (["benchmarks/bench_training.py", "--n-envs", "0"], "--n-envs must be >= 1"),
         (["benchmarks/bench_training.py", "--env", "Spider-v0"], "unknown environment 'Spider-v0'"),
         (["benchmarks/bench_training.py", "--net-arch", "64,x"], "is not a list of layer sizes"),
+        (["benchmarks/bench_macro.py", "--env", "Spider-v0"], "unknown environment 'Spider-v0'"),
+        (["benchmarks/bench_macro.py", "--env", "Nestor-v0", "--seeds", "5:2"], "FIRST < END, got '5:2'"),
+        (
+            ["benchmarks/bench_macro.py", "--env", "Nestor-v0", "--spec", "macro:depth=3"],
+            "setting 'depth=3' not understood",
+        ),
         (["scripts/pictures.py", "Spider-v0"], "unknown environment 'Spider-v0'"),
         (["scripts/labels_summary.py", "--labels", "no/such/folder"], "no label files"),
     ],
