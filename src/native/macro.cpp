@@ -58,15 +58,13 @@ private:
     std::size_t size_ = 0;
 };
 
-// The moves a search tries from g: the variant's safe move alone where it has one, else its
-// planner moves (the capped searches) or all its solver moves (the candidates).
-void moves_of(const Game& g, std::vector<Game::SolverMove>& out, bool planner) {
+// The candidates' moves from g: the variant's safe move alone where it has one, else all its
+// solver moves (the capped searches have their own, pruned: CappedSolver::lazy_moves).
+void moves_of(const Game& g, std::vector<Game::SolverMove>& out) {
     out.clear();
     const int safe = g.safe_move();
     if (safe >= 0) {
         out.push_back({{safe}, 100});
-    } else if (planner) {
-        g.planner_moves(out);
     } else {
         g.solver_moves(out);
     }
@@ -270,7 +268,7 @@ std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int reg
         const auto& node = queue[q];
         const Game& g0 = *node.games[0];
         const int before = g0.foundation_cards();
-        moves_of(g0, moves, false);  // all of them: the capped searches prune, the choices do not
+        moves_of(g0, moves);  // all of them: the capped searches prune, the choices do not
         // besides, each single action that shows a card (a turn of the stock onto unseen cards,
         // whether or not a macro move starts with it: whether one does depends on the guess)
         for (int a = 0; a < g0.n_actions(); ++a) {
