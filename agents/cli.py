@@ -35,10 +35,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agents.common.backends import ChunkError, add_backend_arguments
-from agents.common.config import ConfigError, load
-from agents.common.data import add_labels_argument, find_config
-from agents.registry import spec_help, spec_table
+from .common.backends import ChunkError, add_backend_arguments
+from .common.config import ConfigError, load
+from .common.data import add_labels_argument, find_config
+from .registry import spec_help, spec_table
 
 
 @dataclass
@@ -99,7 +99,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ConfigError(f"--seed must be >= 0, got {args.seed}")
     if args.image:
-        from agents.evaluation.replay import check_output
+        from .evaluation.replay import check_output
 
         check_output(args.image, "--image")
     variant = get_variant(args.env)
@@ -110,7 +110,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     legal = np.flatnonzero(core.action_masks())
     print("legal:", "; ".join(f"{a}: {core.describe_action(int(a))}" for a in legal))
     if args.image:
-        from agents.evaluation.replay import save_table_png
+        from .evaluation.replay import save_table_png
 
         print(f"picture: {save_table_png(variant.env_id, args.seed, args.image)}")
     return 0
@@ -131,7 +131,7 @@ def _args_replay(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from agents.evaluation.replay import run
+    from .evaluation.replay import run
 
     return run(args)
 
@@ -161,7 +161,7 @@ def _args_evaluate(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from agents.evaluation.evaluate import evaluate, format_table, to_json
+    from .evaluation.evaluate import evaluate, format_table, to_json
 
     given = ("env", "episodes", "seed", "workers", "backend", "address", "labels")
     flags = {k: getattr(args, k) for k in given}  # the flags given override the config file
@@ -171,7 +171,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         raise ConfigError(f"no policy given: use --policy ({spec_help(detailed=False)})")
     ray: Any = nullcontext()
     if cfg.backend == "ray":
-        from agents.common.backends import ray_command, refuse_workers_on_a_cluster
+        from .common.backends import ray_command, refuse_workers_on_a_cluster
 
         refuse_workers_on_a_cluster(args.workers, cfg.address)
         # Ray starts (or is reached) on entering the block: one line for a missing extra or
@@ -183,7 +183,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     how = {k: getattr(cfg, k) for k in keys}  # every policy plays the same deals, the same way
     with ray:
         results = [evaluate(cfg.env, p, progress=not args.json, **how) for p in cfg.policies]
-    from agents.solving.labels import attach_labels, missing_note
+    from .solving.labels import attach_labels, missing_note
 
     for missing in attach_labels(results, cfg.labels):  # one line, on stderr: --json stays JSON
         print(f"patience-gym evaluate: {missing_note(cfg.env, cfg.env_kwargs, missing)}", file=sys.stderr)
@@ -223,22 +223,22 @@ def _cmd_train(args: argparse.Namespace) -> int:
         return _train_rllib(args)
     if args.address is not None:
         raise ConfigError("--address names a Ray cluster: use it with --trainer rllib")
-    from agents.common.extras import require
+    from .common.extras import require
 
     require("train", "training")  # one line naming the extra, not an ImportError
-    from agents.training.config import load_config
-    from agents.training.sb3 import train
+    from .training.config import load_config
+    from .training.sb3 import train
 
     train(load_config(str(find_config(args.config, "ppo")), args.set), overwrite=args.overwrite)
     return 0
 
 
 def _train_rllib(args: argparse.Namespace) -> int:
-    from agents.common.backends import require_scale
+    from .common.backends import require_scale
 
     require_scale("--trainer rllib")  # one line naming the extra, not an ImportError
-    from agents.training.rllib import train
-    from agents.training.rllib_config import load_config
+    from .training.rllib import train
+    from .training.rllib_config import load_config
 
     overrides = [*args.set, *([f"address={args.address}"] if args.address else [])]
     train(load_config(str(find_config(args.config, "rllib")), overrides), overwrite=args.overwrite)
@@ -302,9 +302,9 @@ COMMANDS: tuple[Command, ...] = (
 
 
 def _solve() -> Any:
-    import agents.solving.solve
+    from .solving import solve
 
-    return agents.solving.solve
+    return solve
 
 
 def _add_set(p: argparse.ArgumentParser, help: str) -> None:

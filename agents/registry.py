@@ -9,7 +9,7 @@ importing any of them (a spec needing an extra, ``ppo`` or ``rllib``, costs noth
 
 ::
 
-    from agents.registry import make_policy
+    from patience_gym.agents.registry import make_policy
 
     policy = make_policy("rollout:16")
 """
@@ -22,7 +22,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from agents.policies.base import Policy
+    from .policies.base import Policy
 
 #: Whether a spec takes settings after ``name:``: never, optionally, or always (a path).
 Settings = Literal["none", "optional", "required"]
@@ -34,7 +34,7 @@ class PolicySpec:
 
     name: str
     module: str
-    """The module that builds it (imported only when it does)."""
+    """The module that builds it, relative to this package (imported only when it does)."""
     factory: str
     """The module's callable: called with no argument (``settings="none"``), else with the text
     after ``name:`` (``None`` for a bare ``name`` whose settings are optional)."""
@@ -45,7 +45,7 @@ class PolicySpec:
 
     def build(self, settings: str | None) -> Policy:
         """The policy of this spec with ``settings`` (the text after the colon, or ``None``)."""
-        factory = getattr(import_module(self.module), self.factory)
+        factory = getattr(import_module(self.module, __package__), self.factory)
         policy: Policy = factory() if self.settings == "none" else factory(settings)
         return policy
 
@@ -55,30 +55,28 @@ class PolicySpec:
 
 
 def _planner_usage() -> str:
-    from agents.policies.planner import spec_help  # the planner's settings, with their defaults
+    from .policies.planner import spec_help  # the planner's settings, with their defaults
 
     return spec_help()
 
 
 def _macro_usage() -> str:
-    from agents.policies.macro import spec_help
+    from .policies.macro import spec_help
 
     return spec_help()
 
 
 def _uct_usage() -> str:
-    from agents.policies.uct import spec_help
+    from .policies.uct import spec_help
 
     return spec_help()
 
 
 SPECS: tuple[PolicySpec, ...] = (
-    PolicySpec(
-        "random", "agents.policies.base", "RandomPolicy", "none", "random", "uniform over the legal moves"
-    ),
+    PolicySpec("random", ".policies.base", "RandomPolicy", "none", "random", "uniform over the legal moves"),
     PolicySpec(
         "greedy",
-        "agents.policies.base",
+        ".policies.base",
         "GreedyPolicy",
         "none",
         "greedy",
@@ -86,7 +84,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "planner",
-        "agents.policies.planner",
+        ".policies.planner",
         "make_planner",
         "optional",
         _planner_usage,
@@ -94,7 +92,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "macro",
-        "agents.policies.macro",
+        ".policies.macro",
         "make_macro",
         "optional",
         _macro_usage,
@@ -102,7 +100,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "uct",
-        "agents.policies.uct",
+        ".policies.uct",
         "make_uct",
         "optional",
         _uct_usage,
@@ -110,7 +108,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "exit",
-        "agents.policies.exit",
+        ".policies.exit",
         "make_exit",
         "required",
         "exit:<variant or model file>",
@@ -118,7 +116,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "planner+net",
-        "agents.policies.exit",
+        ".policies.exit",
         "make_planner_net",
         "required",
         "planner+net:<variant or model file>[,planner settings]",
@@ -126,7 +124,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "rollout",
-        "agents.policies.rollout",
+        ".policies.rollout",
         "make_rollout_policy",
         "optional",
         "rollout[:N]",
@@ -134,7 +132,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "ppo",
-        "agents.policies.ppo",
+        ".policies.ppo",
         "PPOPolicy",
         "required",
         "ppo:<model path>",
@@ -143,7 +141,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "ppo-sample",
-        "agents.policies.ppo",
+        ".policies.ppo",
         "sampled_ppo",
         "required",
         "ppo-sample:<model path>",
@@ -151,7 +149,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "ppo-argmax",
-        "agents.policies.ppo",
+        ".policies.ppo",
         "argmax_ppo",
         "required",
         "ppo-argmax:<model path>",
@@ -159,7 +157,7 @@ SPECS: tuple[PolicySpec, ...] = (
     ),
     PolicySpec(
         "rllib",
-        "agents.policies.rllib",
+        ".policies.rllib",
         "RLlibPolicy",
         "required",
         "rllib:<checkpoint>",

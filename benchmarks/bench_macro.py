@@ -22,7 +22,7 @@ import gymnasium as gym
 from common import run_script  # benchmarks/common.py (the scripts' folder is on sys.path)
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.registry import make_policy
+from patience_gym.agents.registry import make_policy
 from patience_gym.games import get_variant
 
 #: The default cases: (variant, env options, spec, seeds, moves a deal).

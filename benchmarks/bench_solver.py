@@ -45,7 +45,7 @@ def check_arguments(
 ) -> tuple[list[str], range, dict[str, Any]]:
     """The variants, the seeds and the options; an empty range, a budget that is not positive, an
     unknown id or a bad option ends the run in one line, before the table starts."""
-    from agents.solving.chunks import parse_seeds
+    from patience_gym.agents.solving.chunks import parse_seeds
 
     if args.budget < 1 or (args.probe is not None and not 0 <= args.probe <= args.budget):
         p.error(f"--budget must be >= 1 and --probe from 0 to it, got {args.budget} and {args.probe}")

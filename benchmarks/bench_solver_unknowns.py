@@ -27,7 +27,7 @@ from pathlib import Path
 from bench_dominances import replays
 from common import run_script  # benchmarks/common.py (the scripts' folder is on sys.path)
 
-from agents.solving.labels import RESOLVED, header_lines, read_labels, write_rows
+from patience_gym.agents.solving.labels import RESOLVED, header_lines, read_labels, write_rows
 from patience_gym.games import get_variant
 from patience_gym.solver import Label, solve_deal
 

@@ -86,8 +86,8 @@ def ceiling_env(masks: np.ndarray, obs_size: int, obs: np.ndarray | None = None,
 def real_env(name: str, n_envs: int, policy: str = "mlp") -> Any:
     """The batched native env as ``patience-gym train`` builds it for ``vec_env: native`` (with the
     move features for ``policy: move_policy``)."""
-    from agents.training.config import TrainConfig
-    from agents.training.envs import make_train_env
+    from patience_gym.agents.training.config import TrainConfig
+    from patience_gym.agents.training.envs import make_train_env
 
     cfg = TrainConfig(env=name, total_timesteps=1, n_envs=n_envs, vec_env="native", policy=policy)  # type: ignore[arg-type]
     return make_train_env(cfg, first_deal=cfg.train_deal_seed)
@@ -99,7 +99,7 @@ def learner(env: Any, args: argparse.Namespace) -> Any:
     policy: Any = "MlpPolicy"
     kwargs: dict[str, Any] = {"net_arch": args.net_arch}
     if args.policy == "move_policy":
-        from agents.policies.move_policy import MovePolicy
+        from patience_gym.agents.policies.move_policy import MovePolicy
 
         policy, kwargs["scorer_arch"] = MovePolicy, [64]
     return MaskablePPO(

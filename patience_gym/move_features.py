@@ -1,7 +1,7 @@
 """What each legal move does, as ``K`` numbers per action, computed by the native engine.
 
-The input of the per-move scoring policy (:mod:`agents.policies.move_policy`): the batched engine
-computes the block for every row after each step (``PatienceSB3VecEnv(..., move_features=True)``
+The input of the per-move scoring policy (:mod:`patience_gym.agents.policies.move_policy`): the
+batched engine computes the block for every row after each step (``PatienceSB3VecEnv(..., move_features=True)``
 and ``PatienceVectorEnv(..., move_features=True)`` append it to the observation), and
 :func:`move_features` gives the same block for one ``PatienceEnv`` on the native engine.
 Each legal move is played on a copy of the game (``src/native/move_features.cpp``) and the copy

@@ -458,7 +458,7 @@ class _SB3VecEnvMixin(_VecEnvBase):
     the masks of the sub-envs. Wrap it in ``VecMonitor`` for episode statistics.
     ``move_features=True`` appends each sub-env's move features (:mod:`patience_gym.move_features`)
     to its observations, the reset and terminal ones included: what
-    :class:`agents.policies.move_policy.MovePolicy` reads.
+    :class:`patience_gym.agents.policies.move_policy.MovePolicy` reads.
     """
 
     def __init__(

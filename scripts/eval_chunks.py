@@ -27,8 +27,8 @@ from typing import Any
 
 import yaml
 
-from agents.evaluation.evaluate import evaluate, wilson
-from agents.solving.labels import labels_for
+from patience_gym.agents.evaluation.evaluate import evaluate, wilson
+from patience_gym.agents.solving.labels import labels_for
 
 
 def _chunk_file(out: Path, seed: int) -> Path:

@@ -23,7 +23,7 @@ for name in "${names[@]}"; do
   if ls "$src"/checkpoints/ppo_*_steps.zip >/dev/null 2>&1 \
     && { [ ! -f "$src/final_model.zip" ] || [ "${interrupted:-0}" != 0 ] || [ "${done_steps:-0}" -lt "$total" ]; }; then
     # the newest by step count, without the last rollout's observations (agents/training/runs.py)
-    kept=$(.venv/bin/python -c 'import sys; from pathlib import Path; from agents.training.runs import keep_newest_checkpoint as k; print(k(Path(sys.argv[1]), Path(sys.argv[2])).name)' "$src" "$dst")
+    kept=$(.venv/bin/python -c 'import sys; from pathlib import Path; from patience_gym.agents.training.runs import keep_newest_checkpoint as k; print(k(Path(sys.argv[1]), Path(sys.argv[2])).name)' "$src" "$dst")
     echo "kept $src (unfinished: $kept) in $dst"
   else
     echo "kept $src in $dst"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agents.common.data import shipped_labels
-from agents.solving.labels import read_labels, summarize
+from patience_gym.agents.common.data import shipped_labels
+from patience_gym.agents.solving.labels import read_labels, summarize
 
 
 def main() -> None:

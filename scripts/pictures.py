@@ -18,7 +18,7 @@ import numpy as np
 from PIL import Image
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.registry import make_policy
+from patience_gym.agents.registry import make_policy
 from patience_gym.env import PatienceEnv
 from patience_gym.games import VARIANTS, get_variant
 

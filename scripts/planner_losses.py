@@ -30,11 +30,11 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.common.config import apply_overrides
-from agents.policies.planner import PlannerPolicy
-from agents.registry import make_policy
-from agents.solving.chunks import parse_seeds
-from agents.solving.labels import labels_for
+from patience_gym.agents.common.config import apply_overrides
+from patience_gym.agents.policies.planner import PlannerPolicy
+from patience_gym.agents.registry import make_policy
+from patience_gym.agents.solving.chunks import parse_seeds
+from patience_gym.agents.solving.labels import labels_for
 from patience_gym.core.cards import card_name
 from patience_gym.determinize import consistent_deck
 from patience_gym.env import PatienceEnv

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.training.callbacks import CSV_NAME, Evaluation, read_evaluations, write_evaluations
-from agents.training.config import check_env_options
+from patience_gym.agents.training.callbacks import CSV_NAME, Evaluation, read_evaluations, write_evaluations
+from patience_gym.agents.training.config import check_env_options
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ROOT / "results" / "validation_levels.json"
@@ -63,7 +63,7 @@ def run_label(run: Path, cfg: dict[str, Any]) -> str:
 def shipped_card(run: Path, env: str) -> dict[str, Any] | None:
     """The card of the model the package ships for ``env`` where it came from this run (its
     ``run``, else the variant's own folder name), or None."""
-    from agents.policies.ppo import shipped_models
+    from patience_gym.agents.policies.ppo import shipped_models
 
     path = shipped_models() / f"{env}.json"
     if not path.is_file():
@@ -93,9 +93,11 @@ def measure_drawn(run: Path) -> list[Evaluation]:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.policies.ppo import play_batched, shipped_models
-    from agents.training.config import load_config
-    from agents.training.sb3 import _model  # training's own construction: the run's step-0 network
+    from patience_gym.agents.policies.ppo import play_batched, shipped_models
+    from patience_gym.agents.training.config import load_config
+    from patience_gym.agents.training.sb3 import (
+        _model,  # training's own construction: the run's step-0 network
+    )
 
     torch.set_num_threads(1)
     cfg = load_config(str(run / "config.yaml"))
@@ -138,7 +140,7 @@ def baseline_levels(
 ) -> dict[str, Any]:
     """Random's and greedy's win rate and cards on the validation deals, measured once and cached
     in ``path`` (default :data:`LEVELS`)."""
-    from agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.evaluation.evaluate import evaluate
 
     path = path or LEVELS
     cache = json.loads(path.read_text()) if path.is_file() else {}
@@ -210,7 +212,7 @@ def draw(env: str, runs: dict[str, Curve], levels: dict[str, Any], out: Path, no
 
 def row_play(env: str) -> str:
     """How the results table's row plays the model shipped for ``env``, as a picture's title says it."""
-    from agents.policies.ppo import shipped_models
+    from patience_gym.agents.policies.ppo import shipped_models
 
     path = shipped_models() / f"{env}.json"
     if not path.is_file():

@@ -7,7 +7,7 @@
     python scripts/results.py --env Nestor-v0 --policy ppo   # only the PPO row, the others kept
 
 Each policy plays deals ``reset(seed=i)``, ``i`` in ``0 .. episodes-1``: seeds that training and its
-periodic validation never use (see :mod:`agents.training.sb3`).
+periodic validation never use (see :mod:`patience_gym.agents.training.sb3`).
 
 The ``ppo`` row is **reinforcement learning from the env's reward alone**: the model the package
 ships for the variant (``agents/data/models/<id>.zip``, ``ppo:<variant>``), trained by
@@ -17,7 +17,7 @@ from the model's card, and its name says which network read which inputs (:data:
 observation, or the per-move policy that scores every legal move from one-move features). Where the
 training folders are here (``runs/ppo/<variant>`` and ``runs/ppo/<variant>_seed<k>``), the row also
 gets the run's best checkpoint and the other training seeds' final models, played on the same deals
-(batched, :func:`agents.policies.ppo.play_batched`); where they are not, a row of the same model
+(batched, :func:`patience_gym.agents.policies.ppo.play_batched`); where they are not, a row of the same model
 keeps those figures from the previous table.
 
 Under the verdicts, :func:`against_greedy` counts the reward-only rows against greedy's twice: at or
@@ -52,8 +52,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.evaluate import Result, evaluate
-from agents.training.config import deal_range
+from patience_gym.agents.evaluation.evaluate import Result, evaluate
+from patience_gym.agents.training.config import deal_range
 from patience_gym.core.game import house_rules
 from patience_gym.games import VARIANTS, get_variant
 
@@ -112,7 +112,7 @@ def run_dirs(env_name: str, card: dict[str, Any]) -> list[Path]:
 
 def ppo_card(env_name: str) -> dict[str, Any] | None:
     """The shipped model's card (config, learner, steps, wall time, seed, commit), or None."""
-    from agents.policies.ppo import shipped_models
+    from patience_gym.agents.policies.ppo import shipped_models
 
     path = shipped_models() / f"{env_name}.json"
     return json.loads(path.read_text()) if path.is_file() and path.with_suffix(".zip").is_file() else None
@@ -123,8 +123,8 @@ def batched_row(model_path: Path, env_name: str, episodes: int, sample: bool = F
     by its most likely moves or (``sample``) by moves drawn as ``ppo-sample`` draws them."""
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluation.evaluate import wilson
-    from agents.policies.ppo import play_batched
+    from patience_gym.agents.evaluation.evaluate import wilson
+    from patience_gym.agents.policies.ppo import play_batched
 
     play = play_batched(MaskablePPO.load(model_path, device="cpu"), env_name, range(episodes), sample=sample)
     wins = int(play.won.sum())
@@ -149,7 +149,7 @@ def ppo_extras(env_name: str, episodes: int, card: dict[str, Any]) -> dict[str, 
     since extended past it gives no best checkpoint (docs/training.md reports such runs apart)."""
     import yaml
 
-    from agents.policies.ppo import shipped_model
+    from patience_gym.agents.policies.ppo import shipped_model
 
     extras: dict[str, Any] = {}
     sample = card.get("play") == "sample"
@@ -344,8 +344,8 @@ def ppo_spec(card: dict[str, Any]) -> str:
 
 def winnable_row(env_name: str, env_kwargs: dict[str, Any], episodes: int) -> dict[str, Any] | None:
     """The solver's labels of the same deals (seeds 0..episodes-1) as a row, or None without labels."""
-    from agents.evaluation.evaluate import wilson
-    from agents.solving.labels import labels_for
+    from patience_gym.agents.evaluation.evaluate import wilson
+    from patience_gym.agents.solving.labels import labels_for
 
     labels = labels_for(env_name, env_kwargs)  # the shipped labels, agents/data/labels/
     seen = [labels[s] for s in range(episodes) if s in labels]

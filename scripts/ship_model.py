@@ -27,9 +27,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.common.data import checkout_commit
-from agents.policies.ppo import LEARNER
-from agents.training.config import deal_range, deal_span
+from patience_gym.agents.common.data import checkout_commit
+from patience_gym.agents.policies.ppo import LEARNER
+from patience_gym.agents.training.config import deal_range, deal_span
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "agents" / "data" / "models"
@@ -85,7 +85,7 @@ def ship(
 def choose_play(model: Any, env: str, deals: str) -> dict[str, Any]:
     """``{"play": "argmax" | "sample", "validation_play": {...}}``: the model plays the validation
     deals (``"500000..500999"``) both ways, batched; the way that wins more is the table's."""
-    from agents.policies.ppo import play_batched
+    from patience_gym.agents.policies.ppo import play_batched
 
     seeds = deal_range(deals)
     figures = {}
@@ -103,7 +103,7 @@ def rechoose(env: str) -> dict[str, Any]:
     """Make the choice of play again for the model shipped for ``env``; its card rewritten."""
     from sb3_contrib import MaskablePPO
 
-    from agents.policies.ppo import shipped_model
+    from patience_gym.agents.policies.ppo import shipped_model
 
     path = shipped_model(env)
     if path is None:

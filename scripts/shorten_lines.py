@@ -3,7 +3,7 @@
 A won label's line must win through ``gym.make``, which truncates an episode at the variant's
 registered step limit; the solver's line for a deal can be longer (The Kings had lines of up to
 11,530 moves where the limit is 1,000). This rewrites only the won rows whose line is over the
-limit, with a shorter line that wins the same deal (:mod:`agents.solving.shorten`: loop erasure,
+limit, with a shorter line that wins the same deal (:mod:`patience_gym.agents.solving.shorten`: loop erasure,
 shortcuts, and the solver's probe from positions on the line), checked through ``gym.make``;
 every other row and the header stay byte for byte, and one ``# shortened:`` header line says what
 was done. The rows' ``nodes`` and ``seconds`` stay the search's; ``length`` is the new line's.
@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 from typing import Any, NoReturn
 
-from agents.common.config import parse_override
-from agents.solving.labels import label_path, rule_options
-from agents.solving.shorten import shorten_file
+from patience_gym.agents.common.config import parse_override
+from patience_gym.agents.solving.labels import label_path, rule_options
+from patience_gym.agents.solving.shorten import shorten_file
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
 

@@ -5,7 +5,9 @@
 # sys.path: list, show, evaluate with its winnable column (the labels shipped as package data),
 # train of the tiny config by name (the configs shipped as package data), replay, solve's --labels
 # rule, deals='winnable' (its lists shipped as package data), and TorchRL's GymEnv over every
-# registered id.
+# registered id. The user's environment holds a foreign top-level `agents` package (as the OpenAI
+# Agents SDK installs) and the user's folder its own agents/: the wheel's import name is
+# patience_gym alone (its agents are patience_gym.agents), so neither shadows nor is overwritten.
 # Each failure stops with one line naming what failed and exits 1. pip's cache is reused; the
 # native engine compiles again in `pip wheel` (expected: a wheel is built from the sources).
 # Usage: bash scripts/wheel_test.sh          (.ci/run calls it after the test suite)
@@ -62,8 +64,23 @@ bin="$work/venv/bin"
 torch=$("$bin/python" -c "import torch; print(torch.__version__)")
 [[ $torch == 2.13.0* ]] || fail "the wheel's dependencies replaced torch 2.13.0 with $torch"
 
-mkdir "$work/user"
-run where "$bin/python" -c "import agents, patience_gym; print(agents.__file__); print(patience_gym.__file__)"
+step "a foreign top-level 'agents' package installed beside it, and a local agents/ in the user's folder"
+top=$("$bin/python" -c "
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+print(sorted({n.split('/')[0] for n in names if '.dist-info/' not in n and '.data/' not in n}))" "$wheel")
+[ "$top" = "['patience_gym']" ] || fail "the wheel installs top-level names $top, not patience_gym alone"
+mkdir -p "$work/foreign/agents" "$work/user/agents"
+echo "NAME = 'a foreign agents package'" >"$work/foreign/agents/__init__.py"
+printf '[project]\nname = "foreign-agents"\nversion = "1.0"\n[tool.setuptools]\npackages = ["agents"]\n' \
+  >"$work/foreign/pyproject.toml"
+"$bin/python" -m pip install -q "$work/foreign" || fail "pip install of the stand-in agents package"
+echo "raise ImportError('the user folder agents/ was imported')" >"$work/user/agents/__init__.py"
+run where "$bin/python" -c "
+import agents, patience_gym, patience_gym.agents
+print(patience_gym.agents.__file__); print(patience_gym.__file__)
+assert agents.NAME == 'a foreign agents package', agents.__file__
+"
 if grep -qF "$checkout/" "$work/where.out"; then
   fail "the package was imported from the checkout ($(head -n 1 "$work/where.out")), not the wheel"
 fi
@@ -86,7 +103,7 @@ fi
 step "patience-gym evaluate nestor (the shipped eval config, by name, with the shipped PPO model)"
 run evaluate_named "$bin/patience-gym" evaluate nestor --set episodes=20
 expect evaluate_named "winnable won" "configs/eval/nestor.yaml read from the package"
-expect evaluate_named "ppo:nestor" "the reward-only model shipped in the package (agents/data/models/)"
+expect evaluate_named "ppo:nestor" "the reward-only model shipped in the package (patience_gym/agents/data/models/)"
 
 step "patience-gym train tiny (the shipped config, by name)"
 run train "$bin/patience-gym" train tiny --set output_dir=runs/ppo/tiny
@@ -125,5 +142,19 @@ for variant in patience_gym.VARIANTS:
     print(variant.env_id, int(td['next', 'foundation_cards']))
 "
 expect torchrl TheKings-v0 "GymEnv over the last id"
+
+step "the README's Python example and evaluate from Python, with the foreign agents package installed"
+sed -n '/^```python$/,/^```$/p' "$checkout/README.md" | sed '1d;$d' >"$work/readme_example.py"
+[ -s "$work/readme_example.py" ] || fail "no Python example found in README.md"
+run readme_example "$bin/python" "$work/readme_example.py"
+run example "$bin/python" -c "
+import gymnasium as gym, patience_gym
+from patience_gym.agents.evaluation.evaluate import evaluate, format_table
+results = evaluate('patience_gym/Nestor-v0', ['random', 'greedy'], episodes=20)
+print(format_table(results))
+import agents
+assert agents.NAME == 'a foreign agents package'
+"
+expect example greedy "the README's evaluate example"
 
 step "passed: the wheel installs and its user commands run outside the checkout ($((SECONDS - start)) s)"

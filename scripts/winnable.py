@@ -13,15 +13,15 @@ lists in three steps, each with the project's own solver machinery:
 - ``measure``: solves a sample of seeds per variant in this process and prints the CPU seconds a
   deal takes (mean, median, 90th percentile) and its verdicts: what picks :data:`BUDGETS`.
 - ``label``: ``patience-gym solve`` on each variant of :data:`BUDGETS` in turn, in this one
-  process (:func:`agents.solving.solve.label_seeds`), writing label files in ``--out`` (outside the
-  checkout) as chunks of deals finish, with a progress line; the same command resumes where it
+  process (:func:`patience_gym.agents.solving.solve.label_seeds`), writing label files in ``--out`` (outside
+  the checkout) as chunks of deals finish, with a progress line; the same command resumes where it
   stopped.
 - ``pack``: reads each label file, replays every won line through ``gym.make`` (the registered
   step limit, the native engine) and writes the seeds whose line wins, as ranges, with the
   labelling's provenance: seeds tried, decided, won, left out, the budget, the commit.
 - ``table``: prints the table of docs/environments.md from the packed lists.
 
-Seeds come from the training range (``agents.training.config``: training deals from 1,000,000 up;
+Seeds come from the training range (``patience_gym.agents.training.config``: training deals from 1,000,000 up;
 0-999 are the evaluation deals and 500,000 up the periodic validation's), never 0-999 nor the
 5,000-5,999 that check shipped models.
 """
@@ -39,15 +39,15 @@ import numpy as np
 
 import patience_gym
 import patience_gym.winnable
-from agents.solving.chunks import SolveConfig, parse_seeds
-from agents.solving.labels import label_path, read_labels
-from agents.solving.solve import label_seeds
+from patience_gym.agents.solving.chunks import SolveConfig, parse_seeds
+from patience_gym.agents.solving.labels import label_path, read_labels
+from patience_gym.agents.solving.solve import label_seeds
 from patience_gym.games import get_variant
 from patience_gym.solver import solve_deal
 from patience_gym.winnable import DATA, ranges
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The training seeds labelled (agents.training.config: training deals from 1,000,000 up).
+#: The training seeds labelled (patience_gym.agents.training.config: training deals from 1,000,000 up).
 SEEDS = "1000000:1010000"
 #: Node budget per deal of each variant labelled, cheapest first (``measure``: a deal is decided in
 #: well under a second at this budget). The probe is the solver's default, a tenth of it.

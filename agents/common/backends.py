@@ -4,7 +4,7 @@
 ``(index, result)`` pairs as chunks complete, in completion order, so a caller can write or count
 each chunk's results as soon as it is done::
 
-    from agents.common.backends import map_chunks
+    from patience_gym.agents.common.backends import map_chunks
 
     for i, labels in map_chunks(label_deals, chunks, backend="ray", address="auto"):
         write(i, labels)
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from agents.common.extras import MissingExtra
+from .extras import MissingExtra
 
 T = TypeVar("T")
 R = TypeVar("R")

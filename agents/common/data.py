@@ -17,8 +17,12 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import agents
-from agents.common.config import ConfigError
+from .config import ConfigError
+
+#: The package's import name (``patience_gym.agents``; the checkout's folder is ``agents/``) and
+#: its folder on disk.
+PACKAGE = __name__.rsplit(".", 2)[0]
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 #: The config kinds: the folders under ``configs/`` and the command each serves.
 KINDS = {
@@ -35,20 +39,20 @@ def package_data(*parts: str) -> Path:
     """The package's data at ``agents/<parts...>`` (``package_data("data", "labels")``), through
     :func:`importlib.resources.files`: site-packages/agents/... once installed, the checkout's in an
     editable install. The package is a plain folder on disk (never a zip), so this is a path."""
-    node: Any = files("agents")
+    node: Any = files(PACKAGE)
     for part in parts:
         node = node.joinpath(part)
     if isinstance(node, Path):
         return node
     # An editable install may merge several folders into one view (the checkout's package and
     # the copies made at install time): the checkout's own folder is the one that is kept up to date.
-    return Path(agents.__file__).parent.joinpath(*parts)
+    return PACKAGE_DIR.joinpath(*parts)
 
 
 def checkout() -> Path | None:
     """The checkout's root when the package runs from one (a clone or an editable install: its
     pyproject.toml and configs/ beside ``agents/``), else None (an installed wheel)."""
-    root = Path(agents.__file__).resolve().parent.parent
+    root = PACKAGE_DIR.parent
     return root if (root / "pyproject.toml").is_file() and (root / "configs").is_dir() else None
 
 

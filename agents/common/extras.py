@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from agents.common.config import ConfigError
+from .config import ConfigError
 
 #: What each extra brings, as import names (torch is installed first, by hand: see the README).
 EXTRAS: dict[str, tuple[str, ...]] = {

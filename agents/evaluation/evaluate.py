@@ -6,7 +6,7 @@ with the same number.
 
 ::
 
-    from agents.evaluation.evaluate import evaluate, format_table
+    from patience_gym.agents.evaluation.evaluate import evaluate, format_table
 
     greedy = evaluate("Klondike-v0", "greedy", episodes=200)            # a spec string
     mine = evaluate("Klondike-v0", lambda env, obs: int(env.action_masks().argmax()), episodes=200)
@@ -27,12 +27,13 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.common.backends import ChunkError, ChunkFailure, map_chunks
-from agents.common.progress import Progress as ShownProgress
-from agents.policies.base import Policy
-from agents.registry import make_policy
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
+
+from ..common.backends import ChunkError, ChunkFailure, map_chunks
+from ..common.progress import Progress as ShownProgress
+from ..policies.base import Policy
+from ..registry import make_policy
 
 
 class FunctionPolicy:

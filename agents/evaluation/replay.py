@@ -17,13 +17,14 @@ from typing import Any
 import gymnasium as gym
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.evaluation.evaluate import check_make_kwargs
-from agents.registry import make_policy
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
 from patience_gym.render.html import ReplayStep, replay_html
 from patience_gym.render.view import layout
 from patience_gym.render.views import table_view
+
+from ..registry import make_policy
+from .evaluate import check_make_kwargs
 
 
 @dataclass

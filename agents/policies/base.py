@@ -15,11 +15,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from agents.policies.heuristics import heuristic_for
-from agents.policies.shadow import Shadow
 from patience_gym.core.game import Game
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
+
+from .heuristics import heuristic_for
+from .shadow import Shadow
 
 
 class Policy(Protocol):

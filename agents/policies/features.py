@@ -55,13 +55,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.policies.base import Trial, greedy_pick, look_ahead
-from agents.policies.heuristics import heuristic_for
-from agents.policies.shadow import Shadow
 from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
 from patience_gym.solver import rollout_values
+
+from .base import Trial, greedy_pick, look_ahead
+from .heuristics import heuristic_for
+from .shadow import Shadow
 
 #: Features per action without rollouts (the first table in the module docstring).
 K = 7

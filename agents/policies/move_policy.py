@@ -30,8 +30,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.policies.move_scorer import BoardAndMovesPolicy
 from patience_gym.move_features import feature_names, move_features, n_features
+
+from .move_scorer import BoardAndMovesPolicy
 
 __all__ = ["SCORER_ARCH", "MovePolicy", "MoveScorer", "is_move_policy", "observe_with_features"]
 

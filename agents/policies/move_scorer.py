@@ -25,7 +25,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
-from agents.policies.features import features_per_action
+from .features import features_per_action
 
 #: ``policy_kwargs.scorer_arch`` when the config gives none.
 SCORER_ARCH = (64, 64)

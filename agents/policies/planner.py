@@ -68,13 +68,14 @@ from typing import Any
 
 import numpy as np
 
-from agents.policies.base import GreedyPolicy, Trial, greedy_pick
-from agents.policies.features import rollout_totals
-from agents.policies.shadow import SHADOW_SEED
 from patience_gym.determinize import agrees, consistent_deck, repaired_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import make_game
 from patience_gym.solver import ordering_pick, solve_line
+
+from .base import GreedyPolicy, Trial, greedy_pick
+from .features import rollout_totals
+from .shadow import SHADOW_SEED
 
 __all__ = ["ROW_SETTINGS", "SETTINGS", "PlannerPolicy", "parse_planner_spec"]
 

@@ -5,8 +5,8 @@
     import gymnasium as gym
     import patience_gym  # registers the ids
     from sb3_contrib import MaskablePPO
-    from agents.policies.move_policy import is_move_policy, observe_with_features
-    from agents.policies.ppo import shipped_model
+    from patience_gym.agents.policies.move_policy import is_move_policy, observe_with_features
+    from patience_gym.agents.policies.ppo import shipped_model
 
     model = MaskablePPO.load(shipped_model("Anna-v0"), device="cpu")
     # A shipped model reads one of two inputs, as its card's "policy" says. The flat network
@@ -41,8 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.policies.features import MoveFeaturizer, feature_size
 from patience_gym.env import PatienceEnv
+
+from .features import MoveFeaturizer, feature_size
 
 #: The learner behind every ``ppo`` model here (the results table names it in each row).
 LEARNER = "sb3-contrib MaskablePPO"
@@ -53,7 +54,7 @@ PLAYS = ("argmax", "sample")
 def shipped_models() -> Path:
     """The folder of the reward-only PPO models the package ships (``agents/data/models/``):
     ``<Variant>-v0.zip`` and its ``.json`` card (config, learner, steps, wall time, commit)."""
-    from agents.common.data import package_data
+    from ..common.data import package_data
 
     return package_data("data", "models")
 
@@ -117,22 +118,54 @@ def resolve_model_path(path: str | Path) -> Path:
     return p
 
 
+#: Module paths of this package's networks as older saves name them (the package's folder is
+#: ``agents/``, installed as ``patience_gym.agents``; an early save names ``agents.move_scorer``).
+_OLD_MODULES = ("agents.move_scorer", "agents.policies.move_scorer", "agents.policies.move_policy")
+
+
+def _saved_policy_class(path: str) -> tuple[str, str] | None:
+    """The (module, class) the model file's pickled ``policy_class`` names, read without
+    unpickling it; None where the file holds none."""
+    import base64
+    import json
+    import pickletools
+    import zipfile
+
+    with zipfile.ZipFile(path) as zf:
+        data = json.loads(zf.read("data"))
+    serialized = data.get("policy_class", {}).get(":serialized:")
+    if not isinstance(serialized, str):
+        return None
+    strings: list[str] = []
+    for op, arg, _ in pickletools.genops(base64.b64decode(serialized)):
+        if op.name == "GLOBAL" and isinstance(arg, str):  # protocols 0-3: "module name"
+            module, _, name = arg.partition(" ")
+            return module, name
+        if op.name == "STACK_GLOBAL" and len(strings) >= 2:  # protocol 4+: the two strings before it
+            return strings[-2], strings[-1]
+        if isinstance(arg, str):
+            strings.append(arg)
+    return None
+
+
 @lru_cache(maxsize=8)
 def _load(path: str, mtime: float) -> Any:
     import torch
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)  # one small forward pass per move: threads only add overhead
-    try:
+    saved = _saved_policy_class(path)
+    if saved is None or saved[0] not in _OLD_MODULES:
         return MaskablePPO.load(path, device="cpu")
-    except ModuleNotFoundError as exc:
-        if exc.name != "agents.move_scorer":
-            raise
-    # A model saved before the agents moved into rooms names its network by the old module path;
-    # hand SB3 the class where it lives now.
-    from agents.policies.move_scorer import MoveScorerPolicy
+    # A model saved under an older module path of this package names its network by that path
+    # (another top-level "agents" package may even be installed): hand SB3 the class itself.
+    from .move_policy import MovePolicy
+    from .move_scorer import MoveScorerPolicy
 
-    return MaskablePPO.load(path, device="cpu", custom_objects={"policy_class": MoveScorerPolicy})
+    classes: dict[str, type] = {"MovePolicy": MovePolicy, "MoveScorerPolicy": MoveScorerPolicy}
+    if saved[1] not in classes:
+        raise ValueError(f"ppo:{path}: the model names an unknown network {saved[0]}.{saved[1]}")
+    return MaskablePPO.load(path, device="cpu", custom_objects={"policy_class": classes[saved[1]]})
 
 
 def sampled_action(
@@ -177,7 +210,7 @@ class PPOPolicy:
     """
 
     def __init__(self, path: str | Path, *, sample: bool | None = None) -> None:
-        from agents.common.extras import require
+        from ..common.extras import require
 
         spec = {None: "ppo", False: "ppo-argmax", True: "ppo-sample"}[sample]
         require("train", f"policy '{spec}:{path}'")  # one line naming the extra, not an ImportError
@@ -202,7 +235,7 @@ class PPOPolicy:
         return int(action)
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
-        from agents.policies.move_policy import is_move_policy, observe_with_features
+        from .move_policy import is_move_policy, observe_with_features
 
         if is_move_policy(self.model):  # the batched engine's move features, for this one game
             return self._act(observe_with_features(env, obs), env.action_masks())
@@ -271,9 +304,10 @@ def play_batched(
     ppo:<model>`` (or, ``sample=True``, ``ppo-sample:<model>``: each game draws with a generator
     seeded by its seed); tests compare them. A model trained with move features needs the Python
     wrapper and is refused; a ``move_policy`` model gets the batch's move features."""
-    from agents.policies.move_policy import is_move_policy
     from patience_gym.games import get_variant
     from patience_gym.vector import PatienceVectorEnv
+
+    from .move_policy import is_move_policy
 
     variant = get_variant(env_id)
     seeds = [int(s) for s in seeds]

@@ -14,8 +14,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.common.backends import require_scale
 from patience_gym.env import PatienceEnv
+
+from ..common.backends import require_scale
 
 #: Where an RLlib algorithm checkpoint keeps the trained policy.
 MODULE_PATH = Path("learner_group", "learner", "rl_module", "default_policy")

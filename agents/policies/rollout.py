@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.policies.features import K_ROLLOUT, MoveFeaturizer
 from patience_gym.env import PatienceEnv
+
+from .features import K_ROLLOUT, MoveFeaturizer
 
 
 class RolloutPolicy:

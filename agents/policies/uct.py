@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.policies.settings import parse_settings, settings_usage
 from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.solver import seen_hash, uct_search
+
+from .settings import parse_settings, settings_usage
 
 __all__ = ["SETTINGS", "UctPolicy", "make_uct"]
 

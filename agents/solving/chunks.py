@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.common.backends import map_chunks
-from agents.common.config import ConfigError
-from agents.common.progress import Progress as ShownProgress
-from agents.solving.labels import label_path, rule_options, writable_labels
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label
+
+from ..common.backends import map_chunks
+from ..common.config import ConfigError
+from ..common.progress import Progress as ShownProgress
+from .labels import label_path, rule_options, writable_labels
 
 #: Deals per task handed to a worker (and per write to the label file).
 CHUNK = 10

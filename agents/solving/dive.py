@@ -30,12 +30,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.common.backends import per_seed
-from agents.common.config import ConfigError
-from agents.solving.chunks import existing_labels, solved_chunks
-from agents.solving.labels import header_lines, read_labels, rule_options, write_rows
 from patience_gym.games import get_variant
 from patience_gym.solver import Label, beam, dive, has_beam_layers, nested_rollout
+
+from ..common.backends import per_seed
+from ..common.config import ConfigError
+from .chunks import existing_labels, solved_chunks
+from .labels import header_lines, read_labels, rule_options, write_rows
 
 #: The header line of a dive: its nodes per move, then the seeds it dived and left unknown.
 DIVED = "# dived: unknown deals searched again by dives of {nodes} nodes a move; still unknown:"
@@ -79,8 +80,8 @@ def played(env: str, options: dict[str, Any], seed: int, spec: str) -> Label:
     actions it played when it wins (a line that replays to a win by construction), else unknown."""
     import gymnasium as gym
 
-    from agents.evaluation.evaluate import play_one
-    from agents.registry import make_policy
+    from ..evaluation.evaluate import play_one
+    from ..registry import make_policy
 
     start = time.perf_counter()
     game_env = gym.make(get_variant(env).env_id, **options)
@@ -120,7 +121,7 @@ def nested_unknown(cfg: Any, *, progress: bool = True) -> tuple[Path, dict[int, 
 def play_unknown(cfg: Any, spec: str, *, progress: bool = True) -> tuple[Path, dict[int, Label], int]:
     """:func:`dive_unknown` with the policy ``spec`` playing each unknown deal (:func:`played`): a
     game it wins is a winning line, whatever the policy read."""
-    from agents.registry import make_policy
+    from ..registry import make_policy
 
     try:
         make_policy(spec)

@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.common.config import ConfigError
-from agents.common.data import checkout, shipped_labels
-from agents.evaluation.evaluate import Tally
 from patience_gym.core.game import rules_only
 from patience_gym.games import Variant, get_variant
 from patience_gym.solver import Label
+
+from ..common.config import ConfigError
+from ..common.data import checkout, shipped_labels
+from ..evaluation.evaluate import Tally
 
 FIELDS = ("seed", "label", "nodes", "seconds", "length", "actions")
 

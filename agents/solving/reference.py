@@ -40,10 +40,11 @@ from typing import Any
 import gymnasium as gym
 
 import patience_gym  # noqa: F401  (registers the environment ids)
-from agents.common.data import shipped_labels
-from agents.solving.labels import header_lines, read_labels
 from patience_gym.core.game import Game
 from patience_gym.games import get_variant
+
+from ..common.data import shipped_labels
+from .labels import header_lines, read_labels
 
 __all__ = ["ReferenceResult", "label_file_variant", "reference_game", "reference_search", "reference_solve"]
 
@@ -127,7 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m agents.solving.reference FILE``: the reference search on a label file's rows of
     one verdict, fewest solver nodes first; one line a deal, then the tally. Exits 1 on a
     disagreement (a won label the reference proves lost, or a lost one it wins)."""
-    parser = argparse.ArgumentParser(prog="python -m agents.solving.reference", description=main.__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m patience_gym.agents.solving.reference", description=main.__doc__
+    )
     parser.add_argument(
         "file",
         type=Path,

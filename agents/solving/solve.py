@@ -35,12 +35,15 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from agents.common.backends import add_backend_arguments, per_seed, ray_command, refuse_workers_on_a_cluster
-from agents.common.config import ConfigError, load
-from agents.common.data import add_labels_argument
-from agents.solving.chunks import CHUNK, SolveConfig, existing_labels, parse_seeds, solved_chunks
-from agents.solving.dive import add_search_arguments, check_modes, search_mode
-from agents.solving.labels import (
+from patience_gym.games import get_variant
+from patience_gym.solver import Label, solve_deal
+
+from ..common.backends import add_backend_arguments, per_seed, ray_command, refuse_workers_on_a_cluster
+from ..common.config import ConfigError, load
+from ..common.data import add_labels_argument
+from .chunks import CHUNK, SolveConfig, existing_labels, parse_seeds, solved_chunks
+from .dive import add_search_arguments, check_modes, search_mode
+from .labels import (
     DEEPENED,
     FIELDS,
     check_header,
@@ -58,8 +61,6 @@ from agents.solving.labels import (
     writable_labels,
     write_rows,
 )
-from patience_gym.games import get_variant
-from patience_gym.solver import Label, solve_deal
 
 
 def _solve_chunk(task: tuple[str, dict[str, Any], list[int], int, float | None, int]) -> list[Label]:

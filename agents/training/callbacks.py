@@ -220,7 +220,7 @@ class BatchedEvalCallback(BaseCallback):
             self._evaluate()
 
     def _evaluate(self) -> None:
-        from agents.policies.ppo import play_batched
+        from ..policies.ppo import play_batched
 
         play = play_batched(
             self.model, self.env_id, self.seeds, env_kwargs=self.env_kwargs, reward=self.reward_kind

@@ -11,7 +11,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agents.common.config import ConfigError, load
+from ..common.config import ConfigError, load
 
 #: Deal seeds below this are reserved for evaluation (``patience-gym evaluate``, the results table).
 HELD_OUT_SEEDS = 500_000
@@ -152,7 +152,7 @@ def check_config(cfg: TrainConfig) -> None:
     check_policy_kwargs(cfg.policy_kwargs)
     _check_policy(cfg)
     if cfg.imitation:
-        from agents.training.imitation import check_imitation
+        from .imitation import check_imitation
 
         try:
             check_imitation(cfg.imitation)

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
-from agents.common.wrappers import DealSeeds, Obs, RevisitPenalty
+from ..common.wrappers import DealSeeds, Obs, RevisitPenalty
 
 if TYPE_CHECKING:
     from stable_baselines3.common.vec_env import VecEnv
 
-    from agents.training.config import TrainConfig
+    from .config import TrainConfig
 
 
 def make_env(
@@ -47,7 +47,7 @@ def make_env(
     e = DealSeeds(e, first, stride, cycle)
     e = Monitor(RevisitPenalty(e, revisit_penalty) if revisit_penalty else e)
     if move_features:
-        from agents.policies.features import MoveFeatures
+        from ..policies.features import MoveFeatures
 
         e = MoveFeatures(e, rollout_features)
     return e

@@ -131,7 +131,7 @@ def collect(
     policy's do). With a ``student`` (a MaskablePPO model), the student plays, deterministically,
     and the teacher's advice at each of its decisions is recorded (a DAgger round); ``wins`` then
     counts the student's wins."""
-    from agents.registry import make_policy
+    from ..registry import make_policy
 
     policy: Any = make_policy(teacher)
     if student is not None and not hasattr(policy, "advise"):
@@ -139,7 +139,7 @@ def collect(
     who = teacher if student is None else f"the policy (advised by {teacher})"
     env = gym.make(env_id, reward=reward, **env_kwargs)
     if move_features:
-        from agents.policies.features import MoveFeatures
+        from ..policies.features import MoveFeatures
 
         env = MoveFeatures(env, rollout_features)
     parts: list[Demonstrations] = []

@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from agents.common.backends import connect_ray
-from agents.common.config import ConfigError
+from ..common.backends import connect_ray
+from ..common.config import ConfigError
 
 if TYPE_CHECKING:
-    from agents.training.rllib_config import RLlibConfig
+    from .rllib_config import RLlibConfig
 
 #: The name RLlib knows our environments by (the variant travels in ``env_config``).
 ENV_NAME = "patience_gym_masked"
@@ -79,7 +79,8 @@ def make_env(ctx: dict[str, Any]) -> gym.Env[MaskedObs, Any]:
     the runner's ``worker_index`` as an attribute). Sub-environment ``rank`` (runner by runner)
     deals ``first_deal + rank``, then every ``envs``-th seed: no two share a deal."""
     import patience_gym  # noqa: F401  (registers the ids; a Ray worker starts bare)
-    from agents.common.wrappers import DealSeeds, RevisitPenalty
+
+    from ..common.wrappers import DealSeeds, RevisitPenalty
 
     runner = int(getattr(ctx, "worker_index", 0))
     per_runner = int(ctx["num_envs_per_env_runner"])

@@ -12,8 +12,8 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agents.common.config import ConfigError, load
-from agents.training.config import HELD_OUT_SEEDS, check_env_options
+from ..common.config import ConfigError, load
+from .config import HELD_OUT_SEEDS, check_env_options
 
 #: ``ppo`` keys the config sets through its own fields.
 RESERVED = ("env", "env_config", "seed", "model")

@@ -11,9 +11,9 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from agents.common.config import ConfigError
-from agents.training.callbacks import CSV_NAME
-from agents.training.config import TrainConfig
+from ..common.config import ConfigError
+from .callbacks import CSV_NAME
+from .config import TrainConfig
 
 #: What a run writes into ``output_dir``; ``overwrite`` removes these (and nothing else) first.
 RUN_FILES = (

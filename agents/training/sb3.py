@@ -39,23 +39,23 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
 from torch import nn
 
-from agents.common.config import ConfigError
-from agents.common.data import checkout_commit
-from agents.training.callbacks import (
+from ..common.config import ConfigError
+from ..common.data import checkout_commit
+from .callbacks import (
     CSV_NAME,
     BatchedEvalCallback,
     Evaluation,
     ReportingEvalCallback,
     read_evaluations,
 )
-from agents.training.config import (
+from .config import (
     TrainConfig,
     check_config,
     check_env_options,
     schedule,
 )
-from agents.training.envs import make_eval_env, make_train_env
-from agents.training.runs import prepare_output_dir, resolve_auto_resume
+from .envs import make_eval_env, make_train_env
+from .runs import prepare_output_dir, resolve_auto_resume
 
 #: The periodic evaluation: sb3's masked one (one Python-stepped game at a time) or the batched one.
 EvalCallback = ReportingEvalCallback | BatchedEvalCallback
@@ -155,14 +155,15 @@ def _interrupted(
 
 def _imitate(cfg: TrainConfig, model: MaskablePPO, out: Path, report: Callable[[str], None]) -> None:
     """Behaviour cloning of the config's teacher into the fresh model (agents.training.imitation)."""
-    from agents.training.imitation import (
+    from patience_gym.games import get_variant
+
+    from .imitation import (
         IMITATION_DEAL_SEED,
         Demonstrations,
         check_imitation,
         collect,
         pretrain,
     )
-    from patience_gym.games import get_variant
 
     settings = check_imitation(cfg.imitation)
     record = partial(
@@ -241,11 +242,11 @@ def _model(cfg: TrainConfig, out: Path) -> tuple[MaskablePPO, int]:
 
 def _policy_class(cfg: TrainConfig) -> str | type[Any]:
     if cfg.policy == "move_policy":
-        from agents.policies.move_policy import MovePolicy
+        from ..policies.move_policy import MovePolicy
 
         return MovePolicy
     if cfg.policy == "move_scorer":
-        from agents.policies.move_scorer import MoveScorerPolicy
+        from ..policies.move_scorer import MoveScorerPolicy
 
         return MoveScorerPolicy
     return "MlpPolicy"

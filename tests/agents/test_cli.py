@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.cli import main
-from agents.evaluation.evaluate import evaluate, format_table, to_json, wilson
-from agents.policies.base import GreedyPolicy
-from agents.registry import make_policy
+from patience_gym.agents.cli import main
+from patience_gym.agents.evaluation.evaluate import evaluate, format_table, to_json, wilson
+from patience_gym.agents.policies.base import GreedyPolicy
+from patience_gym.agents.registry import make_policy
 from patience_gym.env import PatienceEnv
 from tests.helpers import ROOT, ctrl_c
 
@@ -193,7 +193,7 @@ def test_greedy_never_picks_an_illegal_action_and_beats_random_on_klondike() -> 
 def test_console_script_runs_as_a_module() -> None:
     args = ["evaluate", "--env", "Nestor-v0", "--policy", "greedy", "--episodes", "3", "--json"]
     out = subprocess.run(
-        [sys.executable, "-m", "agents.cli", *args],
+        [sys.executable, "-m", "patience_gym.agents.cli", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -284,7 +284,10 @@ def test_a_reader_that_goes_away_ends_the_output_quietly(args: list[str]) -> Non
     # `patience-gym evaluate --json | head`: head closes the pipe once it has read enough; the
     # command stops with SIGPIPE's status (as Unix tools do) and no BrokenPipeError traceback
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agents.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+        [sys.executable, "-m", "patience_gym.agents.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
     )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()  # before the command writes: its first write meets a closed pipe
@@ -304,7 +307,9 @@ def test_agents_modules_and_functions_stay_small() -> None:
 
 def test_the_baselines_page_evaluation_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = (ROOT / "docs" / "baselines.md").read_text()
-    code = text.split("From Python, `agents.evaluation.evaluate.evaluate`", 1)[1].split("```python", 1)[1]
+    code = text.split("From Python, `patience_gym.agents.evaluation.evaluate.evaluate`", 1)[1].split(
+        "```python", 1
+    )[1]
     code = code.split("```", 1)[0].replace("episodes=20", "episodes=3")
     exec(compile(code, "docs/baselines.md", "exec"), {})
     rows = capsys.readouterr().out.splitlines()[2:]

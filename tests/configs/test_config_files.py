@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from agents.common.config import DEFAULTS_KEY
+from patience_gym.agents.common.config import DEFAULTS_KEY
 from tests.helpers import ROOT
 
 KINDS = ("ppo", "ppo_rollouts", "eval", "rllib")

@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from agents.training.config import load_config
+from patience_gym.agents.training.config import load_config
 from patience_gym.games import VARIANTS
 from tests.helpers import ROOT
 

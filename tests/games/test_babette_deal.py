@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from agents.policies.heuristics.babette import heuristic
+from patience_gym.agents.policies.heuristics.babette import heuristic
 from patience_gym.core.cards import names, parse_card
 from patience_gym.core.moves import Move
 from patience_gym.games.babette import EMPTY, TABLE, UP_ROW, Babette, Kind

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from agents.policies.heuristics.congress import heuristic
+from patience_gym.agents.policies.heuristics.congress import heuristic
 from patience_gym.core.cards import NAME, names, ordered_pack
 from patience_gym.core.moves import Move
 from patience_gym.games.congress import TABLE, Congress, Kind

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from agents.policies.heuristics.klondike import heuristic
+from patience_gym.agents.policies.heuristics.klondike import heuristic
 from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies.heuristics.louis import heuristic
+from patience_gym.agents.policies.heuristics.louis import heuristic
 from patience_gym.core.cards import NAME, names, ordered_pack, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move

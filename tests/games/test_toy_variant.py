@@ -148,7 +148,7 @@ def registered() -> Iterator[None]:
 def with_heuristic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """This file's ``heuristic`` as the module greedy looks up: ``agents/policies/heuristics/``
     holds one file per game module, named as it is."""
-    from agents.policies import heuristics
+    from patience_gym.agents.policies import heuristics
 
     module = types.ModuleType(f"{heuristics.__name__}.{Pairs.__module__.rsplit('.', 1)[-1]}")
     module.heuristic = heuristic  # type: ignore[attr-defined]
@@ -258,7 +258,7 @@ def test_unknown_option_values_are_refused_with_the_allowed_ones() -> None:
 
 
 def test_random_through_evaluate() -> None:
-    from agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.evaluation.evaluate import evaluate
 
     result = evaluate("Pairs-v0", "random", episodes=20, seed=0)
     assert result.games == 20 and result.env == "Pairs-v0"
@@ -266,7 +266,7 @@ def test_random_through_evaluate() -> None:
 
 
 def test_greedy_through_evaluate_with_the_games_heuristic(with_heuristic: None) -> None:
-    from agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.evaluation.evaluate import evaluate
 
     greedy = evaluate("Pairs-v0", "greedy", episodes=20, seed=0)
     random = evaluate("Pairs-v0", "random", episodes=20, seed=0)

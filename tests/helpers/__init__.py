@@ -65,7 +65,7 @@ def needs_ray(test: F) -> F:
 ROOT = Path(__file__).resolve().parents[2]
 #: Fixed deals' won lines and the golden playthroughs (scripts/playthroughs.py writes them).
 DATA = ROOT / "tests" / "data"
-#: The solver's stored label files (package data: agents.common.data.shipped_labels).
+#: The solver's stored label files (package data: patience_gym.agents.common.data.shipped_labels).
 LABELS = ROOT / "agents" / "data" / "labels"
 #: The tiny PPO config most training tests start from.
 TINY = str(ROOT / "configs" / "ppo" / "tiny.yaml")
@@ -373,11 +373,11 @@ def interrupted_after(chunks: Callable[..., Iterator[T]], n: int) -> Callable[..
 def ctrl_c(
     args: list[str], until: Callable[[subprocess.Popen[str]], T], timeout: float
 ) -> tuple[int, T, str, str]:
-    """Run ``patience-gym *args`` (as ``python -m agents.cli``) in a session of its own, wait with
-    ``until(process)``, then interrupt its whole process group as Ctrl-C does. Gives the exit
+    """Run ``patience-gym *args`` (as ``python -m patience_gym.agents.cli``) in a session of its own, wait
+    with ``until(process)``, then interrupt its whole process group as Ctrl-C does. Gives the exit
     status, what ``until`` gave, and the output and errors; killed if not stopped by ``timeout``."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agents.cli", *args],
+        [sys.executable, "-m", "patience_gym.agents.cli", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -404,7 +404,7 @@ def check_won_lines_avoid_dead_positions(
     game of ``env_name`` with ``options``, wins without passing a position the solver's
     ``dead()`` calls lost (a dead position must be lost, and these lines win); at least ``least``
     lines, so that the check cannot pass on an empty file."""
-    from agents.solving.labels import read_labels
+    from patience_gym.agents.solving.labels import read_labels
     from patience_gym.solver import _dealt
 
     variant = get_variant(env_name)

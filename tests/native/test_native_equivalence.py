@@ -389,7 +389,7 @@ def test_greedy_plays_the_same_game_on_both_engines(variant: Variant) -> None:
     """Greedy's choices, its cycle guard included, do not depend on the engine: on the native
     engine it must count the visits of the position under the key it looks successors up by, or
     the guard never fires and the play differs wherever two moves score alike."""
-    from agents.policies.base import GreedyPolicy
+    from patience_gym.agents.policies.base import GreedyPolicy
 
     require_native(variant)
     for seed in range(10):  # the guard decides some of The Congress's and The Kings's seeds 0-9

@@ -120,12 +120,12 @@ def test_modules_and_functions_stay_small(path: Path) -> None:
 def test_move_kinds_are_enums_and_heuristics_live_with_the_agents(variant: object) -> None:
     from enum import Enum
 
-    from agents.policies.heuristics import heuristic_for
+    from patience_gym.agents.policies.heuristics import heuristic_for
 
     game = variant.make_game()  # type: ignore[attr-defined]
     assert all(isinstance(m.kind, Enum) for m in game.moves), "string move kinds are gone"
     assert not hasattr(type(game), "heuristic"), "greedy's knowledge lives in agents/policies/heuristics"
-    assert heuristic_for(type(game)).__module__.startswith("agents.policies.heuristics.")
+    assert heuristic_for(type(game)).__module__.startswith("patience_gym.agents.policies.heuristics.")
 
 
 #: The steering rule book's names, spelt in pieces so this file does not point at it itself.

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import agents.common.data
-from agents.common.data import package_data, shipped_configs, shipped_labels
+import patience_gym.agents.common.data
+from patience_gym.agents.common.data import package_data, shipped_configs, shipped_labels
 from tests.helpers import LABELS, PORTED, ROOT
 
 #: The winnable seeds ``gym.make(id, deals="winnable")`` deals (patience_gym.winnable).
@@ -30,10 +30,11 @@ def test_the_wheel_ships_the_agents_package_and_the_configs_where_they_are_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     wheel = _wheel_settings()
-    assert "agents" in wheel["packages"]  # agents/data/labels/ travels with the package
+    # agents/ installs as patience_gym.agents, and agents/data/labels/ travels with it
+    assert wheel["packages"] == {"patience_gym": "patience_gym", "patience_gym/agents": "agents"}
     assert shipped_labels() == ROOT / "agents" / "data" / "labels" == LABELS
-    assert wheel["force-include"] == {"configs": "agents/data/configs"}
-    monkeypatch.setattr(agents.common.data, "checkout", lambda: None)  # as in an installed wheel
+    assert wheel["force-include"] == {"configs": "patience_gym/agents/data/configs"}
+    monkeypatch.setattr(patience_gym.agents.common.data, "checkout", lambda: None)  # as in an installed wheel
     # The wheel's copy: in the checkout's package, or (an editable install) the copy the install made.
     assert shipped_configs() == package_data("data", "configs")
     assert shipped_configs().parts[-3:] == ("agents", "data", "configs")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation.evaluate import evaluate
+from patience_gym.agents.evaluation.evaluate import evaluate
 from tests.helpers import ROOT
 
 spec = importlib.util.spec_from_file_location("eval_chunks", ROOT / "scripts" / "eval_chunks.py")

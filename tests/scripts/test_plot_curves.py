@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agents.training.callbacks import Evaluation, write_evaluations
-from agents.training.config import check_env_options
+from patience_gym.agents.training.callbacks import Evaluation, write_evaluations
+from patience_gym.agents.training.config import check_env_options
 from tests.helpers import ROOT
 
 spec = importlib.util.spec_from_file_location("plot_curves", ROOT / "scripts" / "plot_curves.py")
@@ -104,8 +104,8 @@ def test_each_curve_names_its_network_and_the_drawn_points_are_read_beside_it(
 def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny config (Nestor, 256 steps, validated on 5 deals from step 0) trained once."""
     pytest.importorskip("sb3_contrib")
-    from agents.training.config import load_config
-    from agents.training.sb3 import train
+    from patience_gym.agents.training.config import load_config
+    from patience_gym.agents.training.sb3 import train
     from patience_gym.native import native_available
     from tests.helpers import TINY
 
@@ -122,7 +122,7 @@ def test_the_untrained_network_is_rebuilt_and_checked_before_its_drawn_point_is_
     play must give the run's own step-0 row, else nothing is written."""
     import shutil
 
-    from agents.training.callbacks import read_evaluations
+    from patience_gym.agents.training.callbacks import read_evaluations
 
     run = tmp_path / "tiny"
     shutil.copytree(tiny_run, run)
@@ -146,7 +146,7 @@ def test_the_shipped_model_s_own_run_also_gets_its_final_model_by_drawn_moves(
     second point at the card's steps: the shipped model, by drawn moves, on the run's deals."""
     import shutil
 
-    from agents.policies.ppo import play_batched, shipped_model
+    from patience_gym.agents.policies.ppo import play_batched, shipped_model
 
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agents.solving.labels import labels_for
+from patience_gym.agents.solving.labels import labels_for
 from tests.helpers import LABELS, ROOT, script
 
 DRAW3 = {"draw": 3, "passes": None, "partial_moves": True}
@@ -239,7 +239,7 @@ def test_the_training_seeds_of_a_row_are_the_runs_of_its_recipe(
 
 def _measured(policy: str, wins: int, cards: list[int], **extra: Any) -> dict[str, Any]:
     """A row as results.py writes it: wins with their Wilson interval, cards with theirs."""
-    from agents.evaluation.evaluate import wilson
+    from patience_gym.agents.evaluation.evaluate import wilson
 
     results = _script()
     n = len(cards)

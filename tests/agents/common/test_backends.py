@@ -1,5 +1,5 @@
-"""Ray as a user meets it (agents.common.backends with the evaluate and solve commands): ``--json``
-output is JSON alone whatever Ray prints, a local Ray is a private one even with a cluster
+"""Ray as a user meets it (patience_gym.agents.common.backends with the evaluate and solve commands):
+``--json`` output is JSON alone whatever Ray prints, a local Ray is a private one even with a cluster
 running, ``--address`` joins a cluster, ``--workers`` with ``--address`` and an address no cluster
 answers are one line with status 2.
 
@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from agents.cli import main
-from agents.common.backends import NoRayCluster, connect_ray
+from patience_gym.agents.cli import main
+from patience_gym.agents.common.backends import NoRayCluster, connect_ray
 from tests.helpers import ROOT, needs_ray
 
 EVALUATE = ["evaluate", "--env", "Nestor-v0", "--episodes", "8", "--backend", "ray"]
@@ -61,7 +61,7 @@ class KillOnce:
 # The command, with `--policy kill-once` standing for a KillOnce(BAD, MARKER).
 DRIVER = """
 import sys
-import agents.evaluation.evaluate as ev
+import patience_gym.agents.evaluation.evaluate as ev
 from h6_kill_once import KillOnce
 
 real = ev.evaluate
@@ -70,7 +70,7 @@ def evaluate(env, policy, **kw):
     return real(env, KillOnce(int(sys.argv[1]), sys.argv[2]) if policy == "kill-once" else policy, **kw)
 
 ev.evaluate = evaluate
-from agents.cli import main
+from patience_gym.agents.cli import main
 sys.exit(main(sys.argv[3:]))
 """
 
@@ -84,7 +84,7 @@ def find_gcs_addresses():
 
 find_gcs_addresses.cache_clear = lambda: None
 services.find_gcs_addresses = find_gcs_addresses
-from agents.cli import main
+from patience_gym.agents.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -111,7 +111,7 @@ def _run(argv: list[str], env: dict[str, str], timeout: float = 300) -> subproce
 
 
 def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return _run(["-m", "agents.cli", *args], env)
+    return _run(["-m", "patience_gym.agents.cli", *args], env)
 
 
 # ---- without a cluster --------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def test_json_stays_json_when_a_worker_dies(ray_tmpdir: Path, tmp_path: Path) ->
         from h6_kill_once import KillOnce  # type: ignore[import-not-found]
     finally:
         sys.path.remove(str(tmp_path))
-    from agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.evaluation.evaluate import evaluate
 
     here = evaluate("Nestor-v0", KillOnce(-1, str(marker)), episodes=8, seed=0)
     assert (row["games"], row["wins"], row["mean_length"]) == (8, here.wins, here.mean_length)

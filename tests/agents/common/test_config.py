@@ -1,4 +1,4 @@
-"""Config files that start from a defaults file (agents.common.config: read_config, merge)."""
+"""Config files that start from a defaults file (patience_gym.agents.common.config: read_config, merge)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.common.config import ConfigError, merge, read_config
+from patience_gym.agents.common.config import ConfigError, merge, read_config
 
 
 def test_merge_lays_mappings_key_by_key_and_replaces_anything_else() -> None:

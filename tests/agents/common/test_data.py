@@ -9,9 +9,16 @@ from typing import Any
 
 import pytest
 
-from agents.cli import main
-from agents.common.config import ConfigError
-from agents.common.data import KINDS, checkout, config_names, find_config, shipped_configs, shipped_labels
+from patience_gym.agents.cli import main
+from patience_gym.agents.common.config import ConfigError
+from patience_gym.agents.common.data import (
+    KINDS,
+    checkout,
+    config_names,
+    find_config,
+    shipped_configs,
+    shipped_labels,
+)
 from tests.helpers import LABELS, ROOT, needs_ray
 
 
@@ -60,9 +67,10 @@ def _one_line(err: str) -> str:
 def test_the_cli_refuses_an_unknown_name_in_one_line(
     argv: list[str], names: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import agents.common.backends
+    import patience_gym.agents.common.backends
 
-    monkeypatch.setattr(agents.common.backends, "require_scale", lambda flag: None)  # no Ray needed
+    # no Ray needed
+    monkeypatch.setattr(patience_gym.agents.common.backends, "require_scale", lambda flag: None)
     assert main(argv) == 2
     line = _one_line(capsys.readouterr().err)
     assert line.startswith(f"patience-gym {argv[0]}: error: no config file 'nestr'") and names in line
@@ -70,10 +78,10 @@ def test_the_cli_refuses_an_unknown_name_in_one_line(
 
 def test_train_reads_the_named_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
-    import agents.training.sb3
+    import patience_gym.agents.training.sb3
 
     seen: list[Any] = []
-    monkeypatch.setattr(agents.training.sb3, "train", lambda cfg, overwrite: seen.append(cfg))
+    monkeypatch.setattr(patience_gym.agents.training.sb3, "train", lambda cfg, overwrite: seen.append(cfg))
     assert main(["train", "tiny", "--set", f"output_dir={tmp_path}"]) == 0
     assert (
         seen[0].env == "Nestor-v0" and seen[0].total_timesteps == 256 and seen[0].output_dir == str(tmp_path)
@@ -83,12 +91,12 @@ def test_train_reads_the_named_config(monkeypatch: pytest.MonkeyPatch, tmp_path:
 @needs_ray
 def test_train_with_rllib_reads_the_named_rllib_config(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("ray.rllib")
-    import agents.training.rllib
+    import patience_gym.agents.training.rllib
 
     seen: list[Any] = []
-    monkeypatch.setattr(agents.training.rllib, "train", lambda cfg, overwrite: seen.append(cfg))
+    monkeypatch.setattr(patience_gym.agents.training.rllib, "train", lambda cfg, overwrite: seen.append(cfg))
     assert main(["train", "tiny", "--trainer", "rllib"]) == 0
-    from agents.training.rllib_config import load_config
+    from patience_gym.agents.training.rllib_config import load_config
 
     assert seen == [load_config(str(ROOT / "configs" / "rllib" / "tiny.yaml"))]
 
@@ -102,11 +110,11 @@ def test_evaluate_reads_the_named_eval_config(capsys: pytest.CaptureFixture[str]
 def test_a_merged_view_of_package_folders_reads_the_checkouts(monkeypatch: pytest.MonkeyPatch) -> None:
     """An editable install may give importlib.resources a view merging the checkout's package with
     the copies made in site-packages at install time: the checkout's folder is the one read."""
-    import agents.common.data
+    import patience_gym.agents.common.data
 
     class Merged:
         def joinpath(self, part: str) -> Merged:
             return self
 
-    monkeypatch.setattr(agents.common.data, "files", lambda package: Merged())
-    assert agents.common.data.package_data("data", "labels") == LABELS
+    monkeypatch.setattr(patience_gym.agents.common.data, "files", lambda package: Merged())
+    assert patience_gym.agents.common.data.package_data("data", "labels") == LABELS

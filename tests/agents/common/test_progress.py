@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from agents.common.progress import Progress
+from patience_gym.agents.common.progress import Progress
 
 
 def test_a_log_gets_lines_with_the_count_the_share_and_the_postfix() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import EvalConfig, main
-from agents.common.config import load
-from agents.training.config import HELD_OUT_SEEDS
+from patience_gym.agents.cli import EvalConfig, main
+from patience_gym.agents.common.config import load
+from patience_gym.agents.training.config import HELD_OUT_SEEDS
 from patience_gym.games import get_variant
 from tests.helpers import ROOT
 

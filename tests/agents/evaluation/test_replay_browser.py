@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from agents.cli import main
-from agents.evaluation.replay import record
+from patience_gym.agents.cli import main
+from patience_gym.agents.evaluation.replay import record
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")

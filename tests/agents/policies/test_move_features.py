@@ -1,5 +1,6 @@
-"""Move features (agents.policies.features) and PPO's move scorer (agents.policies.move_scorer): what each
-move does, computed from what a player sees, with the episode's visits; and a model that uses
+"""Move features (patience_gym.agents.policies.features) and PPO's move scorer
+(patience_gym.agents.policies.move_scorer): what each move does, computed from what a player sees, with the
+episode's visits; and a model that uses
 them trains, reloads and plays through ``ppo:<path>``."""
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies.base import GreedyPolicy
-from agents.policies.features import FEATURE_NAMES, K, MoveFeatures
-from agents.policies.shadow import Shadow
+from patience_gym.agents.policies.base import GreedyPolicy
+from patience_gym.agents.policies.features import FEATURE_NAMES, K, MoveFeatures
+from patience_gym.agents.policies.shadow import Shadow
 from patience_gym.determinize import unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
@@ -108,7 +109,8 @@ def test_greedy_flag_is_greedy_choice(name: str) -> None:
             total += 1
             obs, _, term, trunc, info = env.step(a)
             done = term or trunc
-    assert agree == total  # both rank the shadow's afterstates (agents.policies.base.greedy_pick)
+    # both rank the shadow's afterstates (patience_gym.agents.policies.base.greedy_pick)
+    assert agree == total
 
 
 @pytest.mark.parametrize("name", ["Babette-v0", "Klondike-v0", "Nestor-v0", "Louis-v0", "Anna-v0"])
@@ -154,10 +156,10 @@ def test_a_move_scorer_config_trains_reloads_and_plays(tmp_path: Path) -> None:
     import yaml
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluation.evaluate import evaluate
-    from agents.policies.move_scorer import MoveHead, MoveScorerPolicy
-    from agents.training.config import load_config
-    from agents.training.sb3 import train
+    from patience_gym.agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.policies.move_scorer import MoveHead, MoveScorerPolicy
+    from patience_gym.agents.training.config import load_config
+    from patience_gym.agents.training.sb3 import train
 
     lines: list[str] = []
     cfg = load_config(

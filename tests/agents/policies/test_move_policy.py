@@ -1,4 +1,4 @@
-"""PPO's per-move scoring policy (agents.policies.move_policy): it trains on the batched env with
+"""PPO's per-move scoring policy (patience_gym.agents.policies.move_policy): it trains on the batched env with
 the native move features, saves and loads, ignores illegal actions, scores alike what looks alike,
 and plays through one env with the same observations as the batch."""
 
@@ -19,7 +19,7 @@ pytest.importorskip("sb3_contrib")
 import torch  # (after the skip: torch comes with the train extra)
 from sb3_contrib import MaskablePPO
 
-from agents.policies.move_policy import (
+from patience_gym.agents.policies.move_policy import (
     LEGAL,
     MovePolicy,
     MoveScorer,

@@ -1,5 +1,5 @@
-"""The determinized planner (agents.policies.planner): blind to hidden cards, legal, configurable, and
-better than greedy where hindsight helps."""
+"""The determinized planner (patience_gym.agents.policies.planner): blind to hidden cards, legal,
+configurable, and better than greedy where hindsight helps."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies.base import GreedyPolicy, Policy
-from agents.policies.planner import PlannerPolicy, make_planner, parse_planner_spec
-from agents.registry import make_policy
+from patience_gym.agents.policies.base import GreedyPolicy, Policy
+from patience_gym.agents.policies.planner import PlannerPolicy, make_planner, parse_planner_spec
+from patience_gym.agents.registry import make_policy
 from patience_gym.determinize import unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import native_available
@@ -149,7 +149,7 @@ def test_with_nothing_unseen_the_real_deal_is_solved_once_with_known_nodes(monke
     of the real deal with ``known`` nodes (the probe scaled alike), where decisions with cards
     still hidden solve ``samples`` deals with the budget. Seed 8 is lost with the budget alone and
     won with ``known=200000``; ``known=0`` keeps the budget."""
-    import agents.policies.planner as planner_module
+    import patience_gym.agents.policies.planner as planner_module
 
     env = gym.make("patience_gym/StLouis-v0")
     calls: list[tuple[int, bool, int, int]] = []  # decision, cards unseen, nodes, probe

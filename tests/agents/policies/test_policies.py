@@ -1,5 +1,5 @@
-"""The greedy baseline (agents.policies.base.GreedyPolicy): blind to hidden cards; it keeps track of the
-moves played (its shadow replays them), and says so when it cannot."""
+"""The greedy baseline (patience_gym.agents.policies.base.GreedyPolicy): blind to hidden cards; it keeps track
+of the moves played (its shadow replays them), and says so when it cannot."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies.base import GreedyPolicy
+from patience_gym.agents.policies.base import GreedyPolicy
 from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.games import VARIANTS

@@ -1,5 +1,5 @@
-"""Rollout features (agents.policies.features with ``rollouts=N``) and the ``rollout:N`` policy: every
-legal move rolled out by the native base policy on deals consistent with what the player has seen;
+"""Rollout features (patience_gym.agents.policies.features with ``rollouts=N``) and the ``rollout:N`` policy:
+every legal move rolled out by the native base policy on deals consistent with what the player has seen;
 the columns are those rollouts' numbers, they never depend on a hidden card, and a PPO model
 trained with them rebuilds them when it plays."""
 
@@ -13,16 +13,16 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies.base import GreedyPolicy, greedy_pick
-from agents.policies.features import (
+from patience_gym.agents.policies.base import GreedyPolicy, greedy_pick
+from patience_gym.agents.policies.features import (
     FEATURE_NAMES,
     K_ROLLOUT,
     ROLLOUT_FEATURE_NAMES,
     ROLLOUT_SEED,
     MoveFeatures,
 )
-from agents.policies.rollout import RolloutPolicy
-from agents.registry import make_policy
+from patience_gym.agents.policies.rollout import RolloutPolicy
+from patience_gym.agents.registry import make_policy
 from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.solver import rollout_values
@@ -118,7 +118,7 @@ def test_rollout_features_do_not_depend_on_hidden_cards(name: str) -> None:
 
 
 def test_the_rollout_policy_wins_a_fixed_deal_greedy_loses() -> None:
-    from agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.evaluation.evaluate import evaluate
 
     rollout = evaluate("Babette-v0", "rollout:8", episodes=1, seed=0)
     greedy = evaluate("Babette-v0", "greedy", episodes=1, seed=0)
@@ -149,8 +149,8 @@ def test_a_bad_rollout_spec_is_refused(spec: str) -> None:
 )
 def test_rollout_features_config_errors(overrides: list[str], message: str) -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.common.config import ConfigError
-    from agents.training.config import load_config
+    from patience_gym.agents.common.config import ConfigError
+    from patience_gym.agents.training.config import load_config
 
     with pytest.raises(ConfigError, match=message):
         load_config(TINY, overrides)
@@ -162,9 +162,9 @@ def test_a_model_trained_with_rollout_features_rebuilds_them(tmp_path: Path) -> 
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluation.evaluate import evaluate
-    from agents.training.config import load_config
-    from agents.training.sb3 import train
+    from patience_gym.agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.training.config import load_config
+    from patience_gym.agents.training.sb3 import train
 
     lines: list[str] = []
     run = [r for r in CLONING_RUN if not r.startswith("imitation=")]

@@ -12,8 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation.evaluate import wilson
-from agents.policies.ppo import card_play, model_card, resolve_model_path, shipped_model, shipped_models
+from patience_gym.agents.evaluation.evaluate import wilson
+from patience_gym.agents.policies.ppo import (
+    card_play,
+    model_card,
+    resolve_model_path,
+    shipped_model,
+    shipped_models,
+)
 from patience_gym.games import VARIANTS
 from tests.helpers import PORTED, ROOT
 
@@ -56,8 +62,8 @@ def test_ppo_variant_plays_a_shipped_model_as_its_row_does(model: Path) -> None:
 
 def test_ppo_plays_the_card_way_and_the_other_way_only_when_asked(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.evaluation.evaluate import evaluate
-    from agents.registry import make_policy
+    from patience_gym.agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.registry import make_policy
 
     assert card_play(shipped_models() / "Nestor-v0.zip") == "sample"  # the row's 13.3%: drawn moves
     runs = {spec: evaluate("Nestor-v0", f"{spec}:nestor", episodes=30, seed=0) for spec in PPO_SPECS}
@@ -92,7 +98,7 @@ def test_a_shipped_model_wins_unseen_deals_within_noise_of_its_row(model: Path) 
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    from agents.policies.ppo import play_batched
+    from patience_gym.agents.policies.ppo import play_batched
 
     if model.stem not in {v.env_name for v in PORTED}:
         pytest.skip(f"{model.stem} has no native port: batched play needs it")

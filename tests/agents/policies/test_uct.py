@@ -1,4 +1,4 @@
-"""Information-set UCT (agents.policies.uct, src/native/uct.hpp): blind to hidden cards, legal,
+"""Information-set UCT (patience_gym.agents.policies.uct, src/native/uct.hpp): blind to hidden cards, legal,
 never back to a position met, configurable, and better than greedy where looking ahead helps."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies.base import GreedyPolicy, Policy
-from agents.policies.uct import UctPolicy, make_uct
-from agents.registry import make_policy
+from patience_gym.agents.policies.base import GreedyPolicy, Policy
+from patience_gym.agents.policies.uct import UctPolicy, make_uct
+from patience_gym.agents.registry import make_policy
 from patience_gym.determinize import consistent_deck
 from patience_gym.env import PatienceEnv
 from patience_gym.native import NativeGame, make_game, native_available

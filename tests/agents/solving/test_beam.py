@@ -10,10 +10,10 @@ from functools import partial
 import numpy as np
 import pytest
 
-from agents.cli import main
-from agents.solving.chunks import SolveConfig
-from agents.solving.labels import header_lines, read_labels
-from agents.solving.solve import label_seeds
+from patience_gym.agents.cli import main
+from patience_gym.agents.solving.chunks import SolveConfig
+from patience_gym.agents.solving.labels import header_lines, read_labels
+from patience_gym.agents.solving.solve import label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import _module, native_available
 from patience_gym.solver import _dealt, beam, has_beam_layers, solve_deal

@@ -10,12 +10,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import agents.solving.dive as dive_module
 import patience_gym  # noqa: F401
-from agents.cli import main
-from agents.solving.chunks import SolveConfig
-from agents.solving.labels import header_lines, read_labels
-from agents.solving.solve import label_seeds
+import patience_gym.agents.solving.dive as dive_module
+from patience_gym.agents.cli import main
+from patience_gym.agents.solving.chunks import SolveConfig
+from patience_gym.agents.solving.labels import header_lines, read_labels
+from patience_gym.agents.solving.solve import label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import dive, nested_rollout, rollout_values, solve_deal
@@ -142,7 +142,7 @@ def test_the_cli_searches_unknown_deals_by_nested_rollouts_and_resumes(tmp_path,
 
 def test_the_cli_plays_a_policy_on_unknown_deals_and_keeps_its_wins(tmp_path, capsys) -> None:
     """Nestor seeds 0-39 left unknown (a budget of one node); greedy's wins become won rows."""
-    from agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.evaluation.evaluate import evaluate
 
     _unknown_labels(tmp_path, "Nestor-v0", "0:40")
     argv = ["solve", "--env", "Nestor-v0", "--seeds", "0:40", "--labels", str(tmp_path), "--play", "greedy"]

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import agents.solving.labels
-from agents.cli import main
-from agents.common.data import shipped_labels
-from agents.solving.labels import writable_labels
+import patience_gym.agents.solving.labels
+from patience_gym.agents.cli import main
+from patience_gym.agents.common.data import shipped_labels
+from patience_gym.agents.solving.labels import writable_labels
 from tests.helpers import LABELS
 
 EVALUATE = ["evaluate", "--env", "Nestor-v0", "--policy", "random", "--episodes", "4"]
@@ -63,7 +63,8 @@ def test_solve_writes_the_package_labels_only_in_a_checkout(tmp_path: Path) -> N
 def test_an_installed_solve_asks_for_labels_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(agents.solving.labels, "checkout", lambda: None)  # as from an installed wheel
+    # as from an installed wheel
+    monkeypatch.setattr(patience_gym.agents.solving.labels, "checkout", lambda: None)
     before = sorted(p.name for p in LABELS.iterdir())
     for extra in ([], ["--deepen"], ["--dive", "10"]):
         assert main(["solve", "--env", "Nestor-v0", "--seeds", "0:2", *extra]) == 2

@@ -1,5 +1,6 @@
 """``patience-gym solve --labels`` naming a folder that cannot hold label files: one line, status 2,
-before any deal is solved (agents.solving.labels.writable_labels, agents.solving.solve.run).
+before any deal is solved (patience_gym.agents.solving.labels.writable_labels,
+patience_gym.agents.solving.solve.run).
 
 Tests run as root here, where ``chmod`` does not stop a write: a path under a regular file (or a
 file where the folder should be) is the reliable way to make a folder that cannot be written.
@@ -11,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import main
-from agents.common.config import ConfigError
-from agents.solving import labels as labels_module
-from agents.solving.labels import writable_labels
+from patience_gym.agents.cli import main
+from patience_gym.agents.common.config import ConfigError
+from patience_gym.agents.solving import labels as labels_module
+from patience_gym.agents.solving.labels import writable_labels
 
 SOLVE = ["solve", "--env", "Nestor-v0", "--seeds", "0:2", "--budget", "1000"]
 

@@ -1,6 +1,6 @@
 """The labels against independent references (issue 36): a second, simpler search and a published figure.
 
-- :mod:`agents.solving.reference` (plain depth-first search on the Python engine over every legal
+- :mod:`patience_gym.agents.solving.reference` (plain depth-first search on the Python engine over every legal
   move, an exact transposition set, nothing shared with ``src/native/solver.cpp`` but the Python
   rules) is pinned first on hand-built deals whose verdict and size follow from the rules; then it
   proves lost the lost labels with the fewest solver nodes of four label files, and wins the won
@@ -20,9 +20,14 @@ import gymnasium as gym
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.evaluation.evaluate import wilson
-from agents.solving.labels import read_labels
-from agents.solving.reference import ReferenceResult, label_file_variant, reference_search, reference_solve
+from patience_gym.agents.evaluation.evaluate import wilson
+from patience_gym.agents.solving.labels import read_labels
+from patience_gym.agents.solving.reference import (
+    ReferenceResult,
+    label_file_variant,
+    reference_search,
+    reference_solve,
+)
 from patience_gym.core.cards import NAME, card, parse_card
 from patience_gym.core.game import Game
 from patience_gym.games import get_variant

@@ -1,4 +1,4 @@
-"""Labelling deals (agents.solving: ``patience-gym solve`` and its label files): stored won lines
+"""Labelling deals (patience_gym.agents.solving: ``patience-gym solve`` and its label files): stored won lines
 replay through gym.make, labels resume, unknown deals are deepened, the probe is recorded, bad
 input is refused, and evaluate sets each policy against the labels. The search itself:
 tests/solver/test_search.py; each game's hooks: tests/solver/test_hooks.py."""
@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401
-from agents.cli import main
-from agents.solving import solve as solve_module
-from agents.solving.chunks import SolveConfig, parse_seeds
-from agents.solving.labels import header_lines, label_header, label_path, labels_for, read_labels
-from agents.solving.solve import deepen_unknown, label_seeds
+from patience_gym.agents.cli import main
+from patience_gym.agents.solving import solve as solve_module
+from patience_gym.agents.solving.chunks import SolveConfig, parse_seeds
+from patience_gym.agents.solving.labels import header_lines, label_header, label_path, labels_for, read_labels
+from patience_gym.agents.solving.solve import deepen_unknown, label_seeds
 from patience_gym.games import get_variant
 from patience_gym.native import native_available
 from patience_gym.solver import Label, solve_deal
@@ -261,7 +261,7 @@ def test_cli_solves_one_deck_and_prints_the_line(capsys, tmp_path):
 
 
 def test_a_policy_is_compared_with_the_labels_of_the_same_deals():
-    from agents.solving.labels import winnable_share
+    from patience_gym.agents.solving.labels import winnable_share
 
     labels = {s: Label(s, lab, 1, 0.0) for s, lab in enumerate(["won", "won", "lost", "unknown", "won"])}
     share = winnable_share(labels, {0: True, 1: False, 2: False, 3: True, 4: True, 9: True})

@@ -16,8 +16,15 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from agents.solving.labels import read_labels
-from agents.solving.shorten import Deal, dealt, erase_loops, shorten, shorten_file, wins_within_limit
+from patience_gym.agents.solving.labels import read_labels
+from patience_gym.agents.solving.shorten import (
+    Deal,
+    dealt,
+    erase_loops,
+    shorten,
+    shorten_file,
+    wins_within_limit,
+)
 from patience_gym.core.game import Game
 from patience_gym.games import get_variant
 from tests.helpers import LABELS, script
@@ -188,8 +195,8 @@ def test_the_script_refuses_bad_input_in_one_line(
 def test_a_label_file_with_later_passes_recorded_resumes(tmp_path: Path) -> None:
     """The header lines of later passes (``# shortened:`` among them) are not settings: solving the
     shortened Kings file again with its own budget reads its rows back instead of refusing."""
-    from agents.solving.chunks import SolveConfig
-    from agents.solving.solve import label_seeds
+    from patience_gym.agents.solving.chunks import SolveConfig
+    from patience_gym.agents.solving.solve import label_seeds
 
     source = LABELS / "TheKings-v0.csv"
     assert any(line.startswith("# shortened:") for line in source.read_text().splitlines())

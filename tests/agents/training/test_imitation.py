@@ -1,5 +1,5 @@
-"""Warm start by behaviour cloning (agents.training.imitation): the policy learns the teacher's choices,
-the cloned model is saved and evaluated before PPO moves it."""
+"""Warm start by behaviour cloning (patience_gym.agents.training.imitation): the policy learns the teacher's
+choices, the cloned model is saved and evaluated before PPO moves it."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from agents.training.config import load_config
-from agents.training.imitation import IMITATION_DEAL_SEED, collect
-from agents.training.sb3 import train
+from patience_gym.agents.training.config import load_config
+from patience_gym.agents.training.imitation import IMITATION_DEAL_SEED, collect
+from patience_gym.agents.training.sb3 import train
 from tests.helpers import CLONING_RUN, TINY, agreement_share
 
 
@@ -50,7 +50,7 @@ def test_agreement_is_the_same_in_batches(tmp_path):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.training.imitation import _agreement
+    from patience_gym.agents.training.imitation import _agreement
 
     demos = collect("patience_gym/Nestor-v0", {}, "greedy", 4, reward="foundation", gamma=1.0, report=print)
     model = MaskablePPO("MlpPolicy", gym.make("patience_gym/Nestor-v0"), seed=0)
@@ -68,7 +68,7 @@ def test_a_dagger_round_plays_the_students_moves_and_records_the_teachers_advice
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
 
-    from agents.policies.base import GreedyPolicy
+    from patience_gym.agents.policies.base import GreedyPolicy
 
     env_id, first = "patience_gym/Nestor-v0", IMITATION_DEAL_SEED + 5_000
     student = MaskablePPO("MlpPolicy", gym.make(env_id), seed=0)  # untrained: it strays from greedy
@@ -130,7 +130,7 @@ def test_dagger_rounds_train_on_the_students_games(tmp_path):
     ],
 )
 def test_bad_dagger_settings_are_refused(settings, message):
-    from agents.training.imitation import check_imitation
+    from patience_gym.agents.training.imitation import check_imitation
 
     with pytest.raises(ValueError, match=message):
         check_imitation(settings)

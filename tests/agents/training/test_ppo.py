@@ -13,14 +13,14 @@ pytest.importorskip("sb3_contrib")
 import yaml
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.cli import main
-from agents.common.config import ConfigError
-from agents.common.wrappers import DealSeeds
-from agents.evaluation.evaluate import evaluate
-from agents.registry import make_policy
-from agents.training.config import HELD_OUT_SEEDS, TrainConfig, load_config
-from agents.training.envs import make_env
-from agents.training.sb3 import TrainingInterrupted, train
+from patience_gym.agents.cli import main
+from patience_gym.agents.common.config import ConfigError
+from patience_gym.agents.common.wrappers import DealSeeds
+from patience_gym.agents.evaluation.evaluate import evaluate
+from patience_gym.agents.registry import make_policy
+from patience_gym.agents.training.config import HELD_OUT_SEEDS, TrainConfig, load_config
+from patience_gym.agents.training.envs import make_env
+from patience_gym.agents.training.sb3 import TrainingInterrupted, train
 from tests.helpers import TINY, ctrl_c
 
 #: Overrides for the quickest run: 64 steps, no evaluation, no checkpoints.

@@ -19,11 +19,11 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.evaluation.evaluate import evaluate
-from agents.policies.ppo import play_batched
-from agents.training.config import HELD_OUT_SEEDS, load_config
-from agents.training.runs import ROLLOUT_STATE, keep_newest_checkpoint, saved_models
-from agents.training.sb3 import TrainingInterrupted, train
+from patience_gym.agents.evaluation.evaluate import evaluate
+from patience_gym.agents.policies.ppo import play_batched
+from patience_gym.agents.training.config import HELD_OUT_SEEDS, load_config
+from patience_gym.agents.training.runs import ROLLOUT_STATE, keep_newest_checkpoint, saved_models
+from patience_gym.agents.training.sb3 import TrainingInterrupted, train
 from tests.helpers import PORTED, ROOT
 
 #: Every variant's config; training needs its native port (the batched engine).
@@ -157,7 +157,7 @@ def test_a_sampling_policy_draws_legal_moves_the_same_way_for_the_same_deal(tmp_
     import numpy as np
     import torch
 
-    from agents.policies.ppo import sampled_action
+    from patience_gym.agents.policies.ppo import sampled_action
 
     cfg = load_config(str(ROOT / "configs" / "ppo" / "nestor.yaml"), [*SHORT, f"output_dir={tmp_path}"])
     model_path = train(cfg, report=lambda line: None) / "final_model.zip"

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.cli import main
-from agents.common.backends import ChunkError, map_chunks
-from agents.common.extras import MissingExtra
-from agents.evaluation.evaluate import EvaluationError, evaluate
+from patience_gym.agents.cli import main
+from patience_gym.agents.common.backends import ChunkError, map_chunks
+from patience_gym.agents.common.extras import MissingExtra
+from patience_gym.agents.evaluation.evaluate import EvaluationError, evaluate
 from patience_gym.env import PatienceEnv
 from tests.helpers import RAY, ROOT, needs_ray
 
@@ -152,8 +152,8 @@ def test_the_cli_evaluates_on_ray(local_ray: Any, capsys: pytest.CaptureFixture[
 
 @pytest.fixture(scope="module")
 def tiny_rllib_run(local_ray: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from agents.training.rllib import train
-    from agents.training.rllib_config import load_config
+    from patience_gym.agents.training.rllib import train
+    from patience_gym.agents.training.rllib_config import load_config
 
     out = tmp_path_factory.mktemp("rllib") / "tiny"
     train(load_config(TINY, [f"output_dir={out}"]), report=RLLIB_REPORTED.append)
@@ -166,7 +166,7 @@ RLLIB_REPORTED: list[str] = []
 
 @needs_ray
 def test_tiny_rllib_run_trains_saves_reloads_and_plays_only_legal_moves(tiny_rllib_run: Path) -> None:
-    from agents.registry import make_policy
+    from patience_gym.agents.registry import make_policy
 
     assert (tiny_rllib_run / "checkpoint" / "rllib_checkpoint.json").is_file()
     # issue 47: a run always ends with one line saying what it trained and where its checkpoint is
@@ -206,7 +206,7 @@ def test_a_trained_rllib_policy_evaluates_like_any_other(tiny_rllib_run: Path) -
 def test_rllib_checkpoints_and_configs_refuse_clearly(
     tiny_rllib_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from agents.training.rllib_config import load_config
+    from patience_gym.agents.training.rllib_config import load_config
 
     assert main(["train", TINY, "--trainer", "rllib", "--set", f"output_dir={tiny_rllib_run}"]) == 2
     assert "--overwrite" in capsys.readouterr().err
@@ -221,7 +221,7 @@ def test_rllib_checkpoints_and_configs_refuse_clearly(
 @needs_ray
 @pytest.mark.parametrize("name", sorted(p.stem for p in CONFIGS.glob("*.yaml") if p.stem != "defaults"))
 def test_every_rllib_config_loads(name: str) -> None:
-    from agents.training.rllib_config import load_config
+    from patience_gym.agents.training.rllib_config import load_config
 
     cfg = load_config(str(CONFIGS / f"{name}.yaml"))
     assert cfg.output_dir == f"runs/rllib/{name}"
