@@ -1,8 +1,9 @@
 """What each legal move does, as ``K`` numbers per action, computed by the native engine.
 
 The input of the per-move scoring policy (:mod:`patience_gym.agents.policies.move_policy`): the
-batched engine computes the block for every row after each step (``PatienceSB3VecEnv(..., move_features=True)``
-and ``PatienceVectorEnv(..., move_features=True)`` append it to the observation), and
+batched engine computes the block for every row after each step (``PatienceSB3VecEnv(...,
+move_features=True)`` and ``PatienceVectorEnv(..., move_features=True)`` append it to the
+observation), and
 :func:`move_features` gives the same block for one ``PatienceEnv`` on the native engine.
 Each legal move is played on a copy of the game (``src/native/move_features.cpp``) and the copy
 compared with the position now. Row ``a`` of the ``(n_actions, K)`` block, all zero when the env

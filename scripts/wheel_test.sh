@@ -76,11 +76,15 @@ printf '[project]\nname = "foreign-agents"\nversion = "1.0"\n[tool.setuptools]\n
   >"$work/foreign/pyproject.toml"
 "$bin/python" -m pip install -q "$work/foreign" || fail "pip install of the stand-in agents package"
 echo "raise ImportError('the user folder agents/ was imported')" >"$work/user/agents/__init__.py"
+# from the user's folder a local agents/ comes first on sys.path, as Python has it: nothing of
+# patience_gym may import a top-level agents (that folder's __init__ raises if imported)
 run where "$bin/python" -c "
-import agents, patience_gym, patience_gym.agents
+import sys, patience_gym, patience_gym.agents
 print(patience_gym.agents.__file__); print(patience_gym.__file__)
-assert agents.NAME == 'a foreign agents package', agents.__file__
+assert 'agents' not in sys.modules
 "
+(cd "$work" && "$bin/python" -c "import agents; assert agents.NAME == 'a foreign agents package'") \
+  || fail "the foreign agents package was overwritten or shadowed by the wheel"
 if grep -qF "$checkout/" "$work/where.out"; then
   fail "the package was imported from the checkout ($(head -n 1 "$work/where.out")), not the wheel"
 fi
@@ -150,10 +154,10 @@ run readme_example "$bin/python" "$work/readme_example.py"
 run example "$bin/python" -c "
 import gymnasium as gym, patience_gym
 from patience_gym.agents.evaluation.evaluate import evaluate, format_table
-results = evaluate('patience_gym/Nestor-v0', ['random', 'greedy'], episodes=20)
+import sys
+results = [evaluate('Nestor-v0', spec, episodes=20) for spec in ('random', 'greedy')]
 print(format_table(results))
-import agents
-assert agents.NAME == 'a foreign agents package'
+assert 'agents' not in sys.modules
 "
 expect example greedy "the README's evaluate example"
 
