@@ -266,11 +266,16 @@ def macro_decide(
     race: float = 0.0,
     tie: float = 0.03,
     all_won: bool = True,
+    dominances: bool = False,
+    table: LostTable | None = None,
+    one_per_event: bool = False,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
     (:func:`patience_gym.determinize.hidden_frame` gives both). The ``macro`` policy's search
-    (agents/policies/macro.py)."""
+    (agents/policies/macro.py). ``table``: a :func:`lost_table` kept across one game's decisions,
+    which the solve of the real deal (once nothing is hidden) reads and adds to. ``one_per_event``:
+    one candidate per event (its last action), the shortest line to it."""
     proto = make_game(variant, "native", **dict(options or {}))
     assert isinstance(proto, NativeGame)
     found = _module().macro_decide(
@@ -291,6 +296,9 @@ def macro_decide(
         race,
         tie,
         all_won,
+        dominances,
+        table,
+        one_per_event,
     )
     lines, plays, wins, values, chosen, plan, nodes, region_n, deals = found
     return MacroDecision(

@@ -13,7 +13,9 @@ lonelybot (github.com/vuonghy2442/lonelybot), written anew for every variant.
 
 When nothing is hidden any more, the real deal is solved once with ``known`` nodes and a win's
 line is followed to the end (it cannot fail: there is nothing to guess); where that solve runs out
-of budget, each candidate gets one capped search and the best is played. Where the quiet region
+of budget, each candidate gets one capped search and the best is played, and the next decision
+solves again. The positions a solve proves lost are kept for the game (a table of lost positions,
+docs/solver.md), so each later solve skips them and reaches further. Where the quiet region
 holds no candidate (no card can be won or shown), the greedy baseline's move is played.
 
 What it reads: the legal moves, the actions it took since ``reset``, and the frame of
@@ -27,8 +29,8 @@ batch by batch, and one drops out when the leader is ``race`` standard errors of
 differences ahead, or when the two are tied within ``tie`` (src/native/macro.hpp).
 
 Spec: ``macro`` or ``macro:samples=50,batch=5,nodes=3000,c=1,cards=0.2,region=2000,known=200000,
-seconds=0,learn=0,race=0,tie=0.03,allwon=1`` (any subset; the defaults are the long run's settings,
-docs/planner.md).
+seconds=0,learn=0,race=0,tie=0.03,allwon=1,dom=0,dedup=0`` (any subset; the defaults are the long
+run's settings, docs/planner.md).
 """
 
 from __future__ import annotations
@@ -37,11 +39,12 @@ from collections import Counter
 
 import numpy as np
 
-from agents.policies.base import GreedyPolicy
-from agents.policies.settings import parse_settings, settings_usage
 from patience_gym.determinize import hidden_frame, unseen_positions
 from patience_gym.env import PatienceEnv
-from patience_gym.solver import macro_decide
+from patience_gym.solver import lost_table, macro_decide
+
+from .base import GreedyPolicy
+from .settings import parse_settings, settings_usage
 
 __all__ = ["SETTINGS", "MacroPolicy", "make_macro", "spec_help"]
 
@@ -59,6 +62,8 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "race": (0.0, "> 0: race the candidates on common deals, dropping one this many standard errors behind"),
     "tie": (0.03, "racing: a difference in value this small counts as a tie (the leader stays)"),
     "allwon": (1, "1: a candidate that won every deal of two batches is played at once; 0: no early pick"),
+    "dom": (0, "1: the solver's proven dominances in the capped searches (Klondike with partial moves)"),
+    "dedup": (0, "1: one candidate per event (its last move), the shortest quiet line to it"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie")
 
@@ -81,7 +86,7 @@ class MacroPolicy:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0:
                 raise ValueError(f"macro: {key} must be a number >= 0, got {v!r}")
-        for key in ("learn", "allwon"):
+        for key in ("learn", "allwon", "dom", "dedup"):
             if value[key] not in (0, 1) or isinstance(value[key], bool):
                 raise ValueError(f"macro: {key} must be 0 or 1, got {value[key]!r}")
         if value["cards"] > 1:
@@ -90,7 +95,10 @@ class MacroPolicy:
         self.region, self.known, self.learn = int(value["region"]), int(value["known"]), int(value["learn"])
         self.c, self.cards, self.seconds = float(value["c"]), float(value["cards"]), float(value["seconds"])
         self.race, self.tie, self.all_won = float(value["race"]), float(value["tie"]), bool(value["allwon"])
-        self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in value.items()) + ")"
+        self.dominances, self.dedup = bool(value["dom"]), bool(value["dedup"])
+        # dom and dedup are named only when on: the runs made before they existed keep their names
+        named = {k: v for k, v in value.items() if k not in ("dom", "dedup") or v}
+        self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)
 
@@ -103,6 +111,7 @@ class MacroPolicy:
         self.decisions = 0
         self.stats = Counter[str]()  # decisions by how they were made
         self.spent = 0  # solver nodes spent this episode
+        self.table = lost_table()  # positions of this deal proven lost, kept across its decisions
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         mask = env.action_masks()
@@ -144,6 +153,9 @@ class MacroPolicy:
             race=self.race,
             tie=self.tie,
             all_won=self.all_won,
+            dominances=self.dominances,
+            table=self.table,
+            one_per_event=self.dedup,
         )
         self.spent += found.nodes
         if found.plan:

@@ -222,6 +222,10 @@ public:
     // written where it is overridden). Only the solver asks it, and only with its dominances on
     // (solver.hpp: use_dominances). Default: solver_moves().
     virtual void solver_moves_pruned(std::vector<SolverMove>& out) const { solver_moves(out); }
+    // True where solver_moves_pruned() prunes (an override whose dominances apply in this
+    // position's rules): the macro planner's capped searches may then search with them
+    // (MacroSettings::dominances) instead of planner_moves(). Default: false.
+    virtual bool prunes_solver_moves() const { return false; }
     // The macro planner's moves (macro.hpp): the solver's moves less those a player would seldom
     // need, for its many small capped searches. NOT safe: a variant may drop moves that some
     // winning line needs, so only a search whose answer is an estimate may use them (the solver
@@ -250,6 +254,13 @@ public:
     virtual void planner_moves_flat(MoveList& out) const {
         std::vector<SolverMove> moves;
         planner_moves(moves);
+        for (const auto& m : moves) out.add(m.actions.data(), static_cast<int>(m.actions.size()), m.priority);
+    }
+    // solver_moves_pruned() as one flat list, for the capped searches with the dominances on
+    // (MacroSettings::dominances); ranked as planner_moves_flat() where planner_moves_ranked().
+    virtual void solver_moves_pruned_flat(MoveList& out) const {
+        std::vector<SolverMove> moves;
+        solver_moves_pruned(moves);
         for (const auto& m : moves) out.add(m.actions.data(), static_cast<int>(m.actions.size()), m.priority);
     }
 

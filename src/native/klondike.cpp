@@ -567,21 +567,33 @@ public:
     // which the twin swaps of solver_hash() rely on. Not used without partial moves (no move is
     // partial then).
     void solver_moves_pruned(std::vector<SolverMove>& out) const override {
+        pruned_moves([&out](const int* a, int n, int prio) { out.push_back({{a, a + n}, prio}); });
+    }
+    // The same, ranked as planner_moves_flat() ranks (a move that puts a card up first).
+    void solver_moves_pruned_flat(MoveList& out) const override {
+        pruned_moves([&out](const int* a, int n, int prio) { out.add(a, n, prio + (puts_up(a[n - 1]) ? 100 : 0)); });
+    }
+    template <class Add>
+    void pruned_moves(Add&& add) const {
         moves(
-            [this, &out](const int* a, int n, int prio) {
+            [this, &add](const int* a, int n, int prio) {
                 if (n != 1 || *a < PILE_P0) {
-                    out.push_back({{a, a + n}, prio});
+                    add(a, n, prio);
                     return;
                 }
                 const int i = move_of(*a).src, k = run_start(i, move_of(*a).dst);
                 if (k == 0 || k == down_[i]) {  // the whole face-up run: a card turns up, or the pile empties
-                    out.push_back({{a, a + n}, prio});
+                    add(a, n, prio);
                 } else if (useful_pile_move(i, k)) {  // partial, and the card it uncovers goes up
-                    out.push_back({{*a, PILE_F0 + i}, prio});
+                    const int line[2] = {*a, PILE_F0 + i};
+                    add(line, 2, prio);
                 }
             },
             false);
     }
+    static bool puts_up(int action) { return action == TALON_F || (action >= PILE_F0 && action < TALON_P0); }
+
+    bool prunes_solver_moves() const override { return partial_; }
 
     // The planner's moves (core.hpp, not safe): the solver's, less the pile -> pile moves that
     // neither turn up a card, nor empty a pile, nor uncover a card that goes straight to its
@@ -596,11 +608,7 @@ public:
     }
     void planner_moves_flat(MoveList& out) const override {
         moves(
-            [&out](const int* a, int n, int prio) {
-                const int last = a[n - 1];
-                const bool up = last == TALON_F || (last >= PILE_F0 && last < TALON_P0);
-                out.add(a, n, prio + (up ? 100 : 0));
-            },
+            [&out](const int* a, int n, int prio) { out.add(a, n, prio + (puts_up(a[n - 1]) ? 100 : 0)); },
             true);
     }
     bool planner_moves_ranked() const override { return true; }

@@ -80,7 +80,7 @@ void moves_of(const Game& g, std::vector<Game::SolverMove>& out) {
 // best position entered, times `cards`.
 class CappedSolver {
 public:
-    explicit CappedSolver(std::uint64_t cap) : cap_(cap), seen_(cap) {}
+    explicit CappedSolver(std::uint64_t cap, bool dominances = false) : cap_(cap), dom_(dominances), seen_(cap) {}
 
     double value(const Game& start, double cards, std::uint64_t& nodes, bool& won) {
         won = false;
@@ -88,7 +88,7 @@ public:
         if (start.won() || start.sure_win()) return won = true, 1.0;
         if (!start.dead()) {
             seen_.clear();
-            seen_.insert(start.canonical_hash());
+            seen_.insert(hash(start));
             spent_ = 0;
             won = search_lazy(start);
             nodes += spent_;
@@ -115,7 +115,12 @@ private:
             f.order.push_back(0);
             return;
         }
-        g.planner_moves_flat(f.moves);
+        const bool pruned = dom_ && g.prunes_solver_moves();
+        if (pruned) {  // the solver's moves less those its proven dominances make unnecessary
+            g.solver_moves_pruned_flat(f.moves);
+        } else {
+            g.planner_moves_flat(f.moves);
+        }
         const int n = f.moves.size();
         // Where the priorities do not rank card-winning moves first (Game::planner_moves_ranked),
         // each move is peeked at on a scratch copy: more foundation cards first, then priority.
@@ -169,14 +174,17 @@ private:
             for (int i = top.moves.start[m]; i < top.moves.start[m + 1]; ++i)
                 child->apply(top.moves.acts[static_cast<std::size_t>(i)]);
             if (child->won() || child->sure_win()) return true;
-            if (!seen_.insert(child->canonical_hash())) continue;
+            if (!seen_.insert(hash(*child))) continue;
             best_ = std::max(best_, child->foundation_cards());
             push(child);
         }
         return false;
     }
 
+    std::uint64_t hash(const Game& g) const { return dom_ ? g.solver_hash() : g.canonical_hash(); }
+
     std::uint64_t cap_;
+    bool dom_;
     StampSet seen_;
     std::uint64_t spent_ = 0;
     int best_ = 0;
@@ -255,7 +263,13 @@ struct Found {
 };
 
 // Step 1 of macro.hpp: the candidates from the three deals' common position.
-std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int region, int& explored) {
+int root_actions(const std::deque<RegionNode>& queue) { return queue.front().games[0]->n_actions(); }
+
+// With `one_per_event`, of the candidates with the same last action (their event) only the one
+// with the shortest line is kept: the others only add quiet moves before the same event (each of
+// which the next decision's region offers again).
+std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int region, int& explored,
+                              bool one_per_event) {
     std::vector<Found> out;
     StampSet region_seen(static_cast<std::uint64_t>(region) * 8 + 64), found_seen(4096);
     Observer observer(root[0]->obs_size());
@@ -264,6 +278,19 @@ std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int reg
     queue.push_back({std::move(root), {}});
     std::vector<Game::SolverMove> moves;
     std::vector<std::uint8_t> mask;
+    // one_per_event: the index in `out` of the candidate kept for each event (-1: none yet)
+    std::vector<int> event_at(static_cast<std::size_t>(root_actions(queue)), -1);
+    // Adds a candidate, or with one_per_event keeps the shorter of it and the one found before.
+    auto add = [&](Found&& f) {
+        if (!one_per_event) return out.push_back(std::move(f));
+        int& at = event_at[static_cast<std::size_t>(f.candidate.line.back())];
+        if (at < 0) {
+            at = static_cast<int>(out.size());
+            out.push_back(std::move(f));
+        } else if (f.candidate.line.size() < out[static_cast<std::size_t>(at)].candidate.line.size()) {
+            out[static_cast<std::size_t>(at)] = std::move(f);
+        }
+    };
     for (std::size_t q = 0; q < queue.size(); ++q) {
         const auto& node = queue[q];
         const Game& g0 = *node.games[0];
@@ -279,7 +306,7 @@ std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int reg
             if (!found_seen.insert(gs[0]->canonical_hash())) continue;
             std::vector<int> line = node.path;
             line.push_back(a);
-            out.push_back({{std::move(line)}, gs[0]->foundation_cards() - before, g0.move_priority(a), std::move(gs[0])});
+            add({{std::move(line)}, gs[0]->foundation_cards() - before, g0.move_priority(a), std::move(gs[0])});
         }
         for (const auto& move : moves) {
             std::array<std::unique_ptr<Game>, 3> gs{node.games[0]->clone(), node.games[1]->clone(),
@@ -303,7 +330,7 @@ std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int reg
             const std::uint64_t h = gs[0]->canonical_hash();
             if (event) {
                 if (!found_seen.insert(h)) continue;
-                out.push_back({{std::move(line)}, gain, move.priority, std::move(gs[0])});
+                add({{std::move(line)}, gain, move.priority, std::move(gs[0])});
             } else if (static_cast<int>(queue.size()) < region && region_seen.insert(h)) {
                 queue.push_back({std::move(gs), std::move(line)});
             }
@@ -393,23 +420,27 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
     const bool nothing_hidden = n <= 1 || hidden.front() == hidden.back();
     std::unique_ptr<Game> real = nothing_hidden ? root[0]->clone() : nullptr;
 
-    std::vector<Found> found = candidates(std::move(root), s.region, result.region_positions);
+    std::vector<Found> found = candidates(std::move(root), s.region, result.region_positions, s.one_per_event);
     for (const auto& f : found) result.candidates.push_back(f.candidate);
     if (found.empty()) return result;
 
     if (nothing_hidden) {  // step 3
-        const SolveResult solved = solve(*real, s.known_nodes, 0.0, s.known_nodes / 2);
+        const SolveResult solved = solve(*real, s.known_nodes, 0.0, SolveOptions{s.known_nodes / 2, s.dominances, s.table});
         result.nodes += solved.nodes;
         if (solved.verdict == Verdict::Won) {
             result.plan = solved.actions;
             return result;
         }
         if (found.size() == 1) return result.chosen = 0, result;
-        CappedSolver solver(s.solve_nodes);
+        CappedSolver solver(s.solve_nodes, s.dominances);
         double best = -1.0;
         for (std::size_t i = 0; i < found.size(); ++i) {
             bool won = false;
-            const double v = solver.value(*found[i].game, 1.0, result.nodes, won);
+            const Game& g = *found[i].game;
+            // a position an earlier solve proved lost can only score its cards
+            const bool lost = s.table && s.table->contains(position_hash(g, s.dominances));
+            const double v = lost ? static_cast<double>(g.foundation_cards()) / g.win_cards()
+                                  : solver.value(g, 1.0, result.nodes, won);
             auto& c = result.candidates[i];
             c.plays = 1, c.wins = won, c.value = v;
             if (v > best) best = v, result.chosen = static_cast<int>(i);
@@ -431,7 +462,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         }
         return *deals[k];
     };
-    CappedSolver solver(s.solve_nodes);
+    CappedSolver solver(s.solve_nodes, s.dominances);
     auto& cs = result.candidates;
     // Candidate i judged on sampled deal k: its line played there, then the capped search.
     auto judge = [&](std::size_t i, std::size_t k) {

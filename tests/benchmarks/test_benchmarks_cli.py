@@ -33,6 +33,9 @@ from tests.helpers import ROOT
             ["benchmarks/bench_macro.py", "--env", "Nestor-v0", "--spec", "macro:depth=3"],
             "setting 'depth=3' not understood",
         ),
+        (["benchmarks/bench_capped_reach.py", "--caps", "10,x"], "--caps takes whole numbers"),
+        (["benchmarks/bench_capped_reach.py", "--samples", "0"], "--samples, --full and every cap must be"),
+        (["benchmarks/bench_capped_reach.py", "--seeds", "5:2"], "FIRST < END, got '5:2'"),
         (["scripts/pictures.py", "Spider-v0"], "unknown environment 'Spider-v0'"),
         (["scripts/labels_summary.py", "--labels", "no/such/folder"], "no label files"),
     ],
@@ -45,3 +48,18 @@ def test_bad_input_is_one_line(command: list[str], message: str) -> None:
     lines = done.stderr.strip().splitlines()
     assert message in lines[-1] and "Traceback" not in done.stderr and done.stdout == ""
     assert len(lines) == 1 or lines[0].startswith("usage: ")  # argparse's usage, then the error
+
+
+def test_the_capped_reach_benchmark_prints_its_table() -> None:
+    """Not a timed test: the table comes out, and no cap wins more deals than exist."""
+    done = subprocess.run(
+        [sys.executable, "benchmarks/bench_capped_reach.py", "--seeds", "0:2", "--samples", "2",
+         "--caps", "200,2000", "--full", "20000"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].startswith("Klondike draw 3") and "4 sampled deals" in lines[0]
+    rows = [line.split() for line in lines[3:]]
+    assert [r[0] for r in rows] == ["200", "2,000"]
+    assert all(0 <= int(x) <= 4 for r in rows for x in r[1:])

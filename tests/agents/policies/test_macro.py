@@ -1,5 +1,5 @@
-"""The macro planner (agents.policies.macro, src/native/macro.hpp): blind to hidden cards, legal on
-every variant, its candidates end where a card is shown or won, its sure wins are wins, its
+"""The macro planner (patience_gym.agents.policies.macro, src/native/macro.hpp): blind to hidden cards, legal
+on every variant, its candidates end where a card is shown or won, its sure wins are wins, its
 settings refused with what is allowed, and it wins deals greedy loses."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies.base import GreedyPolicy
-from agents.policies.macro import MacroPolicy, make_macro
-from agents.registry import make_policy
+from patience_gym.agents.policies.base import GreedyPolicy
+from patience_gym.agents.policies.macro import MacroPolicy, make_macro
+from patience_gym.agents.registry import make_policy
 from patience_gym.core.cards import RANK, RED, parse_card
 from patience_gym.determinize import hidden_frame, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import NativeGame, make_game, native_available
-from patience_gym.solver import macro_decide, solve_deal
+from patience_gym.solver import lost_table, macro_decide, solve_deal
 from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the macro planner runs in the native engine")
@@ -130,6 +130,80 @@ def test_without_the_all_won_rule_the_choice_meets_every_sample() -> None:
     assert found.plays[found.chosen] == 20
 
 
+def test_the_dominances_are_blind_to_hidden_cards_and_change_only_what_they_prune() -> None:
+    """dom=1: the solver's proven dominances in the capped searches. They read no hidden card
+    (two deals differing in unseen cards get the same choices until they are told apart), and
+    where a variant's rules prune nothing (Nestor; Klondike without partial moves) the decisions
+    are exactly those of dom=0; with partial moves they search differently."""
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    check_blind_to_hidden_cards(env, lambda: make_macro(SMALL + ",dom=1"), 80)
+    assert make_macro("dom=1").name.endswith(",dom=1)") and "dom" not in make_macro("dom=0").name
+    for name, kwargs in (("Nestor-v0", {}), ("Klondike-v0", {"draw": 3, "passes": None})):
+        env = gym.make(f"patience_gym/{name}", **kwargs)
+        env.reset(seed=5)
+        plain, pruned = _decide(env, [], cards=0.2), _decide(env, [], cards=0.2, dominances=True)
+        assert (plain.lines, plain.plays, plain.wins, plain.chosen) == (
+            pruned.lines,
+            pruned.plays,
+            pruned.wins,
+            pruned.chosen,
+        ), name
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    env.reset(seed=7)
+    plain, pruned = (
+        _decide(env, [], samples=30, cards=0.2),
+        _decide(env, [], samples=30, cards=0.2, dominances=True),
+    )
+    assert plain.lines == pruned.lines  # the same candidates: the quiet region does not prune
+    assert (plain.plays, plain.wins, plain.nodes) != (pruned.plays, pruned.wins, pruned.nodes)
+
+
+def test_one_candidate_per_event_keeps_the_shortest_line_to_each() -> None:
+    """dedup=1: the candidates' events (last actions) are the same set as without it, each once,
+    by the shortest of the lines that end with it (Klondike with the stock known, where quiet moves
+    between piles multiply the lines before one event)."""
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3, stock="known")
+    obs, _ = env.reset(seed=2)
+    greedy = make_policy("greedy")
+    greedy.reset(2)
+    actions: list[int] = []
+    for _ in range(30):
+        action = greedy(env.unwrapped, obs)
+        actions.append(action)
+        obs, *_ = env.step(action)
+    every, one = _decide(env, actions), _decide(env, actions, one_per_event=True)
+    assert len(every.lines) > len(one.lines) > 1
+    events = [line[-1] for line in one.lines]
+    assert len(set(events)) == len(events) and set(events) == {line[-1] for line in every.lines}
+    for line in one.lines:
+        assert len(line) == min(len(other) for other in every.lines if other[-1] == line[-1])
+    assert make_macro("dedup=1").name.endswith(",dedup=1)")
+
+
+def test_a_games_solves_keep_the_positions_they_proved_lost() -> None:
+    """Once nothing is hidden (St. Louis after its deal), the real deal is solved at each decision;
+    with a table the positions a solve proved lost are kept, and the next solve, skipping them,
+    proves more (the policy keeps one table a game)."""
+    env = gym.make("patience_gym/StLouis-v0")
+    obs, _ = env.reset(seed=1)
+    greedy = make_policy("greedy")
+    greedy.reset(1)
+    actions: list[int] = []
+    while hidden_frame(env)[1]:
+        action = greedy(env.unwrapped, obs)
+        actions.append(action)
+        obs, *_ = env.step(action)
+    table = lost_table()
+    first = _decide(env, actions, known_nodes=3000, table=table)
+    assert not first.plan and len(table) > 0  # not won within 3,000 nodes: it proved some lost
+    size = len(table)
+    _decide(env, actions, known_nodes=3000, table=table)
+    assert len(table) > size
+    policy = make_macro(SMALL)
+    policy.reset(4)
+    assert len(policy.table) == 0
+
+
 def test_nothing_hidden_solves_the_real_deal_and_follows_its_line() -> None:
     """The Kings deals every card face up: the decision is the real deal's winning line."""
     env = gym.make("patience_gym/TheKings-v0")
@@ -214,6 +288,7 @@ def test_settings_are_checked() -> None:
         ("cards=2", "cards must be at most 1"),
         ("race=-1", "race must be a number >= 0"),
         ("allwon=2", "allwon must be 0 or 1"),
+        ("dom=2", "dom must be 0 or 1"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
     ]:
@@ -241,7 +316,7 @@ def test_it_wins_klondike_deals_that_greedy_loses() -> None:
 def test_an_evaluation_counts_each_episodes_nodes_and_seconds() -> None:
     """The macro planner's solver nodes and time per game reach the evaluation's result (the rows'
     cost columns); a policy that counts no nodes shows 0."""
-    from agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.evaluation.evaluate import evaluate
 
     kw = dict(env_kwargs=KLONDIKE3, episodes=2, seed=3)
     macro = evaluate("Klondike-v0", "macro:samples=10,batch=5,nodes=300", **kw)  # type: ignore[arg-type]
