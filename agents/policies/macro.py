@@ -14,8 +14,9 @@ lonelybot (github.com/vuonghy2442/lonelybot), written anew for every variant.
 When nothing is hidden any more, the real deal is solved once with ``known`` nodes and a win's
 line is followed to the end (it cannot fail: there is nothing to guess); where that solve runs out
 of budget, each candidate gets one capped search and the best is played, and the next decision
-solves again. The positions a solve proves lost are kept for the game (a table of lost positions,
-docs/solver.md), so each later solve skips them and reaches further. Where the quiet region
+solves again. With ``lost=1`` the positions a solve proves lost are kept for the game (a table of
+lost positions, docs/solver.md), so each later solve skips them and reaches further, and a
+candidate proven lost is not searched. Where the quiet region
 holds no candidate (no card can be won or shown), the greedy baseline's move is played.
 
 What it reads: the legal moves, the actions it took since ``reset``, and the frame of
@@ -29,8 +30,8 @@ batch by batch, and one drops out when the leader is ``race`` standard errors of
 differences ahead, or when the two are tied within ``tie`` (src/native/macro.hpp).
 
 Spec: ``macro`` or ``macro:samples=50,batch=5,nodes=3000,c=1,cards=0.2,region=2000,known=200000,
-seconds=0,learn=0,race=0,tie=0.03,allwon=1,dom=0,dedup=0`` (any subset; the defaults are the long
-run's settings, docs/planner.md).
+seconds=0,learn=0,race=0,tie=0.03,allwon=1,dom=0,dedup=0,lost=0`` (any subset; the defaults are the
+long run's settings, docs/planner.md).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "allwon": (1, "1: a candidate that won every deal of two batches is played at once; 0: no early pick"),
     "dom": (0, "1: the solver's proven dominances in the capped searches (Klondike with partial moves)"),
     "dedup": (0, "1: one candidate per event (its last move), the shortest quiet line to it"),
+    "lost": (0, "1: keep the positions the real deal's solves prove lost for the game's later solves"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie")
 
@@ -86,7 +88,7 @@ class MacroPolicy:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0:
                 raise ValueError(f"macro: {key} must be a number >= 0, got {v!r}")
-        for key in ("learn", "allwon", "dom", "dedup"):
+        for key in ("learn", "allwon", "dom", "dedup", "lost"):
             if value[key] not in (0, 1) or isinstance(value[key], bool):
                 raise ValueError(f"macro: {key} must be 0 or 1, got {value[key]!r}")
         if value["cards"] > 1:
@@ -95,9 +97,13 @@ class MacroPolicy:
         self.region, self.known, self.learn = int(value["region"]), int(value["known"]), int(value["learn"])
         self.c, self.cards, self.seconds = float(value["c"]), float(value["cards"]), float(value["seconds"])
         self.race, self.tie, self.all_won = float(value["race"]), float(value["tie"]), bool(value["allwon"])
-        self.dominances, self.dedup = bool(value["dom"]), bool(value["dedup"])
-        # dom and dedup are named only when on: the runs made before they existed keep their names
-        named = {k: v for k, v in value.items() if k not in ("dom", "dedup") or v}
+        self.dominances, self.dedup, self.keep_lost = (
+            bool(value["dom"]),
+            bool(value["dedup"]),
+            bool(value["lost"]),
+        )
+        # named only when on: the runs made before these existed keep their names
+        named = {k: v for k, v in value.items() if k not in ("dom", "dedup", "lost") or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -154,7 +160,7 @@ class MacroPolicy:
             tie=self.tie,
             all_won=self.all_won,
             dominances=self.dominances,
-            table=self.table,
+            table=self.table if self.keep_lost else None,
             one_per_event=self.dedup,
         )
         self.spent += found.nodes

@@ -199,7 +199,8 @@ def test_a_games_solves_keep_the_positions_they_proved_lost() -> None:
     size = len(table)
     _decide(env, actions, known_nodes=3000, table=table)
     assert len(table) > size
-    policy = make_macro(SMALL)
+    policy = make_macro(SMALL + ",lost=1")
+    assert policy.keep_lost and policy.name.endswith(",lost=1)") and not make_macro(SMALL).keep_lost
     policy.reset(4)
     assert len(policy.table) == 0
 
