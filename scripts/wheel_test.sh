@@ -4,10 +4,11 @@
 # run the README's user commands from another folder, so that nothing of the checkout is on
 # sys.path: list, show, evaluate with its winnable column (the labels shipped as package data),
 # train of the tiny config by name (the configs shipped as package data), replay, solve's --labels
-# rule, deals='winnable' (its lists shipped as package data), and TorchRL's GymEnv over every
-# registered id. The user's environment holds a foreign top-level `agents` package (as the OpenAI
-# Agents SDK installs) and the user's folder its own agents/: the wheel's import name is
-# patience_gym alone (its agents are patience_gym.agents), so neither shadows nor is overwritten.
+# rule, deals='winnable' (its lists shipped as package data), TorchRL's GymEnv over every
+# registered id and the two training recipes of docs/recipes.md. The user's environment holds a
+# foreign top-level `agents` package (as the OpenAI Agents SDK installs) and the user's folder its
+# own agents/: the wheel's import name is patience_gym alone (its agents are patience_gym.agents),
+# so neither shadows nor is overwritten.
 # Each failure stops with one line naming what failed and exits 1. pip's cache is reused; the
 # native engine compiles again in `pip wheel` (expected: a wheel is built from the sources).
 # Usage: bash scripts/wheel_test.sh          (.ci/run calls it after the test suite)
@@ -160,5 +161,17 @@ print(format_table(results))
 assert 'agents' not in sys.modules
 "
 expect example greedy "the README's evaluate example"
+
+step "the two recipes of docs/recipes.md (plain PyTorch and TorchRL masked PPO), from the user's folder"
+"$bin/python" - "$checkout/docs/recipes.md" "$work" <<'PY' || fail "could not extract the recipes from docs/recipes.md"
+import re, sys
+from pathlib import Path
+blocks = re.findall(r"```python\n(.*?)```", Path(sys.argv[1]).read_text(), re.S)
+assert len(blocks) == 2, f"docs/recipes.md has {len(blocks)} Python blocks, 2 expected"
+for i, code in enumerate(blocks):
+    Path(sys.argv[2], f"recipe{i}.py").write_text(code)
+PY
+run recipe0 "$bin/python" "$work/recipe0.py"
+run recipe1 "$bin/python" "$work/recipe1.py"
 
 step "passed: the wheel installs and its user commands run outside the checkout ($((SECONDS - start)) s)"
