@@ -3,9 +3,9 @@
 For each variant, on one core (torch at one thread):
 
 - ``planner dec/s``: decisions with a choice a CPU second of the planner playing alone (the
-  variant's results-row settings, :data:`agents.policies.planner.ROW_SETTINGS`), on ``--games``
-  training deals from :data:`agents.training.exit.EXIT_DEAL_SEED`;
-- ``label dec/s``: the same games labelled (:func:`agents.training.exit.label_game`: the planner
+  variant's results-row settings, :data:`patience_gym.agents.policies.planner.ROW_SETTINGS`), on ``--games``
+  training deals from :data:`patience_gym.agents.training.exit.EXIT_DEAL_SEED`;
+- ``label dec/s``: the same games labelled (:func:`patience_gym.agents.training.exit.label_game`: the planner
   plus the recording of its vote shares);
 - ``replay dec/s``: those decisions regenerated from the records (observation and move features);
 - ``train dec/s``: decisions a second through the net's training (forward, losses, backward, Adam)
@@ -26,11 +26,11 @@ import time
 import torch
 from common import run_script, variant_names  # benchmarks/common.py (the scripts' folder is on sys.path)
 
-from agents.policies.exit_net import ExitPolicy
-from agents.policies.planner import ROW_SETTINGS
-from agents.registry import make_policy
-from agents.training.exit import EXIT_DEAL_SEED, label_game, make_env, replay
-from agents.training.exit_train import new_net, train
+from patience_gym.agents.policies.exit_net import ExitPolicy
+from patience_gym.agents.policies.planner import ROW_SETTINGS
+from patience_gym.agents.registry import make_policy
+from patience_gym.agents.training.exit import EXIT_DEAL_SEED, label_game, make_env, replay
+from patience_gym.agents.training.exit_train import new_net, train
 
 DEFAULT_ENVS = ["Nestor-v0", "Babette-v0"]
 HEADS = ("planner dec/s", "label dec/s", "replay dec/s", "train dec/s", "play moves/s")

@@ -6,11 +6,11 @@
         --decisions 2500 --decisions 10000 --decisions 40000 --episodes 300
     python scripts/exit_curve.py --plot            # draws docs/images/exit-curve.png from the points
 
-For each ``--decisions N`` a fresh net (:mod:`agents.training.exit_train`) learns the first N
+For each ``--decisions N`` a fresh net (:mod:`patience_gym.agents.training.exit_train`) learns the first N
 decisions of the variant's planner folder (seed order; ``--dagger`` adds every DAgger round's
 folder whole) for ``--epochs`` passes (at least ``--min-steps`` batches in all), then plays seeds
-``0 .. episodes-1`` alone, every game at once (:func:`agents.policies.exit_net.play_many`; held-out
-deals: measured, never learnt from). Each point is appended to ``--points`` (default
+``0 .. episodes-1`` alone, every game at once (:func:`patience_gym.agents.policies.exit_net.play_many`;
+held-out deals: measured, never learnt from). Each point is appended to ``--points`` (default
 ``results/exit/curve.json``) with its games, decisions, epochs, seconds and
 commit; a point already there (same variant, decisions, rounds, episodes) is skipped, so the same
 command resumes.
@@ -27,11 +27,11 @@ from typing import Any
 
 import torch
 
-from agents.common.data import checkout_commit
-from agents.evaluation.evaluate import wilson
-from agents.policies.exit_net import play_many
-from agents.training.exit import read_games, read_run, replay
-from agents.training.exit_train import new_net, train
+from patience_gym.agents.common.data import checkout_commit
+from patience_gym.agents.evaluation.evaluate import wilson
+from patience_gym.agents.policies.exit_net import play_many
+from patience_gym.agents.training.exit import read_games, read_run, replay
+from patience_gym.agents.training.exit_train import new_net, train
 
 ROOT = Path(__file__).resolve().parent.parent
 POINTS = ROOT / "results" / "exit" / "curve.json"
@@ -67,7 +67,7 @@ def point(args: argparse.Namespace, decisions: int) -> dict[str, Any]:
     net = new_net(data, run.env, run.options)
     stats = train(net, data, epochs=epochs, report=lambda s: print(s, flush=True))
     if args.save:
-        from agents.policies.exit_net import save_net
+        from patience_gym.agents.policies.exit_net import save_net
 
         save_net(args.save, net, {"meta": {"decisions": len(data), "games": data.games, "epochs": epochs}})
     start = time.perf_counter()

@@ -5,21 +5,21 @@
     nice -n 19 python scripts/exit_label.py --root /work/data/exit \\
         --env Babette-v0 --env TheKings-v0 --decisions 300000
 
-Each variant gets a folder ``ROOT/<variant>/planner`` (:mod:`agents.training.exit`: ``run.json``
+Each variant gets a folder ``ROOT/<variant>/planner`` (:mod:`patience_gym.agents.training.exit`: ``run.json``
 and gzipped JSONL chunks of ``--chunk-games`` games, default
-:data:`~agents.training.exit.DEFAULT_CHUNK_GAMES`). One process labels every variant named,
+:data:`~patience_gym.agents.training.exit.DEFAULT_CHUNK_GAMES`). One process labels every variant named,
 one chunk at a time, always the variant with the fewest decisions so far (ties: the order given),
 until each has ``--decisions`` or ``--chunks`` chunks; a finished chunk is never played again, so
 stopping the process (Ctrl-C, a kill) loses at most the chunk under way. A line a game shows the
 progress: games, decisions and decisions a CPU second of the labeller.
 
-A DAgger round: ``--player MODEL --round R`` (a network file of :mod:`agents.policies.exit_net`)
+A DAgger round: ``--player MODEL --round R`` (a network file of :mod:`patience_gym.agents.policies.exit_net`)
 plays deals from ``DAGGER_DEAL_SEED + (R - 1) * 100,000`` while the labeller advises at each of its
 decisions; the folder is ``ROOT/<variant>/dagger-R``.
 
 The labeller is ``--labeller SPEC`` (any policy spec; default the planner of the variant's results
-row, :data:`agents.training.exit.DEFAULT_LABELLER`); a labeller without ``vote_shares`` (``macro``)
-gives all the share to its move.
+row, :data:`patience_gym.agents.training.exit.DEFAULT_LABELLER`); a labeller without ``vote_shares``
+(``macro``) gives all the share to its move.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from typing import Any
 
 import torch
 
-from agents.registry import make_policy
-from agents.training.exit import (
+from patience_gym.agents.registry import make_policy
+from patience_gym.agents.training.exit import (
     CHUNK_GAMES,
     DAGGER_DEAL_SEED,
     DEFAULT_CHUNK_GAMES,
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         if env not in labellers:
             labellers[env] = make_policy(run.labeller)
             if args.player:
-                from agents.policies.exit_net import ExitPolicy
+                from patience_gym.agents.policies.exit_net import ExitPolicy
 
                 players[env] = ExitPolicy.load(args.player)
         start = time.time()

@@ -6,8 +6,9 @@
         --out /work/data/exit/Babette-v0/net.pt --epochs 8
 
 Reads every labelling folder of the variant (``ROOT/<variant>/planner`` and the DAgger rounds'
-``ROOT/<variant>/dagger-R``, :mod:`agents.training.exit`), replays the games to regenerate the
-observations, and trains :class:`agents.policies.exit_net.PolicyValueNet`; after each epoch the
+``ROOT/<variant>/dagger-R``, :mod:`patience_gym.agents.training.exit`; ``--folder`` names the
+ones to read), replays the games to regenerate the
+observations, and trains :class:`patience_gym.agents.policies.exit_net.PolicyValueNet`; after each epoch the
 checkpoint ``OUT.ckpt`` is written, and the same command resumes from it. ``--decisions N`` keeps
 the first N decisions of the planner's folder (seed order) and of each round's: the points of the
 curve of win rate against decisions seen. ``--episodes E`` then plays the net alone on seeds
@@ -28,11 +29,11 @@ from typing import Any
 
 import torch
 
-from agents.common.data import checkout_commit, package_data
-from agents.evaluation.evaluate import wilson
-from agents.policies.exit_net import Played, play_many, save_net
-from agents.training.exit import GameRecord, read_games, read_run, replay
-from agents.training.exit_train import new_net, train
+from patience_gym.agents.common.data import checkout_commit, package_data
+from patience_gym.agents.evaluation.evaluate import wilson
+from patience_gym.agents.policies.exit_net import Played, play_many, save_net
+from patience_gym.agents.training.exit import GameRecord, read_games, read_run, replay
+from patience_gym.agents.training.exit_train import new_net, train
 
 
 def games_upto(folder: Path, decisions: int | None) -> list[GameRecord]:
@@ -53,21 +54,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True, help="the model file to write")
     p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--decisions", type=int, help="at most this many decisions of each folder")
+    p.add_argument(
+        "--folder",
+        action="append",
+        help="only this labelling folder of the variant (planner, dagger-1; repeatable)",
+    )
     p.add_argument("--batch-size", type=int, default=256)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--hidden", type=int, default=128)
+    p.add_argument(
+        "--interchange",
+        type=int,
+        default=0,
+        help="share a one-move target with the next N moves played that commute with it",
+    )
+    p.add_argument("--balance", type=float, default=0.0, help="weigh decisions by share of their kind ** -B")
     p.add_argument("--episodes", type=int, default=0, help="then play seeds 0..E-1 and 5000..5000+E-1")
     p.add_argument("--ship", action="store_true", help="copy the model and its card to agents/data/exit/")
     args = p.parse_args(argv)
     torch.set_num_threads(1)  # one core: on a shared machine more threads wait on each other (25x slower)
     folders = sorted(f for f in (args.root / args.env).iterdir() if (f / "run.json").is_file())
+    folders = [f for f in folders if args.folder is None or f.name in args.folder]
     if not folders:
         p.error(f"no labelling folder under {args.root / args.env}")
     run = read_run(folders[0])
     start = time.perf_counter()
     used = {f.name: games_upto(f, args.decisions) for f in folders}
     games = [g for part in used.values() for g in part]
-    data = replay(run.env, run.options, iter(games))
+    data = replay(run.env, run.options, iter(games), interchange=args.interchange)
     prep = time.perf_counter() - start
     print(
         f"{args.env}: {data.games} games, {len(data):,} decisions from {', '.join(f.name for f in folders)} "
@@ -83,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         epochs=args.epochs,
         batch_size=args.batch_size,
         lr=args.lr,
+        balance=args.balance,
         checkpoint=ckpt,
         report=lambda s: print(s, flush=True),
     )
@@ -97,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         "games": data.games,
         "decisions": len(data),
         "epochs": stats.epochs,
+        "interchange": args.interchange,
+        "balance": args.balance,
         "net": {"hidden": args.hidden, "scorer": list(net.cfg.scorer), "k": net.cfg.k},
         "label_cpu_seconds": round(label_seconds, 1),
         "train_seconds": round(stats.seconds, 1),

@@ -2,13 +2,13 @@
 
 ``exit:<variant>`` plays the network the package ships for the variant
 (``agents/data/exit/<Variant>-v0.pt``, its card beside it as ``.json``), ``exit:<model file>``
-any net :mod:`agents.training.exit_train` saved: its most likely legal move, no search. It learnt
+any net :mod:`patience_gym.agents.training.exit_train` saved: its most likely legal move, no search. It learnt
 from the planner's play on training deals (expert iteration), not from the reward alone.
 
 ``planner+net:<variant or model file>[,planner settings]`` is the planner
-(:class:`agents.policies.planner.PlannerPolicy`, by default with the settings that labelled the
-variant's results row, :data:`agents.policies.planner.ROW_SETTINGS`) whose fallback, where no sampled deal is
-won, is the net's move instead of greedy's: ``planner+net:nestor,samples=2``.
+(:class:`patience_gym.agents.policies.planner.PlannerPolicy`, by default with the settings that labelled the
+variant's results row, :data:`patience_gym.agents.policies.planner.ROW_SETTINGS`) whose fallback, where no
+sampled deal is won, is the net's move instead of greedy's: ``planner+net:nestor,samples=2``.
 
 Playing a net sets torch to one thread: on a small shared machine two threads wait on each other
 and one move took 25 times as long.
@@ -18,15 +18,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.policies.exit_net import ExitPolicy
-from agents.policies.planner import ROW_SETTINGS, PlannerPolicy, parse_planner_spec
+from .exit_net import ExitPolicy
+from .planner import ROW_SETTINGS, PlannerPolicy, parse_planner_spec
 
 __all__ = ["make_exit", "make_planner_net", "shipped_net", "shipped_nets"]
 
 
 def shipped_nets() -> Path:
     """The folder of the nets the package ships (``agents/data/exit/``)."""
-    from agents.common.data import package_data
+    from ..common.data import package_data
 
     return package_data("data", "exit")
 

@@ -40,8 +40,9 @@ import gymnasium as gym
 import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
-from agents.policies.planner import ROW_SETTINGS
 from patience_gym.env import PatienceEnv
+
+from ..policies.planner import ROW_SETTINGS
 
 __all__ = [
     "CHUNK_GAMES",
@@ -52,6 +53,7 @@ __all__ = [
     "GameRecord",
     "LabelRun",
     "finished_chunks",
+    "interchangeable",
     "label",
     "label_game",
     "make_env",
@@ -88,7 +90,7 @@ class LabelRun:
     chunk_games: int = CHUNK_GAMES
     player: str | None = None
     """``None``: the labeller plays its own advice; else a model file the network of
-    :mod:`agents.policies.exit_net` plays from, the labeller advising (a DAgger round)."""
+    :mod:`patience_gym.agents.policies.exit_net` plays from, the labeller advising (a DAgger round)."""
 
     def seeds(self, chunk: int) -> range:
         start = self.first_seed + chunk * self.chunk_games
@@ -251,6 +253,17 @@ def label(
     return len(todo)
 
 
+def _keys(core: PatienceEnv, actions: list[int]) -> list[object]:
+    """The position's key before each move of ``actions`` from the env's current position, and
+    after the last."""
+    game = core.game.clone()
+    keys = [game.state_key()]
+    for a in actions:
+        game.apply(a)
+        keys.append(game.state_key())
+    return keys
+
+
 def _cat(parts: list[np.ndarray], dtype: type[np.generic], width: int = 0) -> np.ndarray:
     """The parts end to end (an empty array of ``width`` columns where there are none)."""
     return np.concatenate(parts) if parts else np.zeros((0, width) if width else 0, dtype)
@@ -295,11 +308,44 @@ class Decisions:
         return obs, moves, target
 
 
-def replay(env_id: str, options: dict[str, Any], games: Iterator[GameRecord] | list[GameRecord]) -> Decisions:
+def interchangeable(game: Any, actions: list[int], t: int, keys: list[object], ahead: int) -> list[int]:
+    """The moves among the next ``ahead`` that the game played after move ``t`` which could be
+    played at ``t`` instead, in ascending ids: ``b``, played ``j`` moves later, is one where ``b``
+    is legal now and ``b`` then the moves ``t .. j - 1`` reach the very position the game reached
+    after move ``j`` (``keys[i]``: the position's key before move ``i``). ``game`` is the position
+    before move ``t`` (not changed)."""
+    out = set()
+    for j in range(t + 1, min(len(actions), t + 1 + ahead)):
+        b = actions[j]
+        if b == actions[t] or b in out or not game.is_legal(b):
+            continue
+        trial = game.clone()
+        trial.apply(b)
+        for a in actions[t:j]:
+            if not trial.is_legal(a):
+                break
+            trial.apply(a)
+        else:
+            if j + 1 < len(keys) and trial.state_key() == keys[j + 1]:
+                out.add(b)
+    return sorted(out)
+
+
+def replay(
+    env_id: str,
+    options: dict[str, Any],
+    games: Iterator[GameRecord] | list[GameRecord],
+    interchange: int = 0,
+) -> Decisions:
     """Deal each game's seed again, play its actions, and collect every recorded decision's
     observation, legal moves' features (:func:`patience_gym.move_features.move_features`) and
     targets. Raises ``ValueError`` where a recorded move is not legal (the file does not belong to
-    this variant and these options)."""
+    this variant and these options).
+
+    With ``interchange=N``, where the labeller gave all its share to one move, that share is split
+    evenly with the moves of the next ``N`` played that could be played first and reach the same
+    position (:func:`interchangeable`): the planner names one move of a solved line where several
+    commute, and which one the position does not show (docs/exit.md)."""
     from patience_gym.move_features import move_features
 
     env = make_env(env_id, options)
@@ -313,6 +359,7 @@ def replay(env_id: str, options: dict[str, Any], games: Iterator[GameRecord] | l
         n_games += 1
         obs, _ = env.reset(seed=g.seed)
         by_step = {t: (m, s) for t, m, s in g.decisions}
+        keys = _keys(core, g.actions) if interchange else []
         for t, a in enumerate(g.actions):
             mask = core.action_masks()
             if not mask[a]:
@@ -326,6 +373,9 @@ def replay(env_id: str, options: dict[str, Any], games: Iterator[GameRecord] | l
                 legal = np.flatnonzero(mask)
                 feats = move_features(core)
                 share = dict(zip(moves, shares, strict=True))
+                if interchange and len(moves) == 1:
+                    same = [moves[0], *interchangeable(core.game, g.actions, t, keys, interchange)]
+                    share = dict.fromkeys(same, 1.0 / len(same))
                 mv_act.append(legal.astype(np.int16))
                 mv_feat.append(feats[legal].astype(np.float32))
                 tgt.append(np.array([share.get(int(x), 0.0) for x in legal], np.float32))

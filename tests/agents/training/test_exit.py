@@ -6,16 +6,17 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
 
-from agents.policies.exit import make_exit, make_planner_net
-from agents.policies.exit_net import ExitPolicy, load_net, save_net
-from agents.policies.planner import PlannerPolicy
-from agents.registry import make_policy
-from agents.training.exit import (
+from patience_gym.agents.policies.exit import make_exit, make_planner_net
+from patience_gym.agents.policies.exit_net import ExitPolicy, load_net, save_net
+from patience_gym.agents.policies.planner import PlannerPolicy
+from patience_gym.agents.registry import make_policy
+from patience_gym.agents.training.exit import (
     EXIT_DEAL_SEED,
     LabelRun,
     chunk_path,
@@ -26,7 +27,7 @@ from agents.training.exit import (
     read_games,
     replay,
 )
-from agents.training.exit_train import losses, new_net, train
+from patience_gym.agents.training.exit_train import losses, new_net, train
 from tests.helpers import script
 
 ENV = "Nestor-v0"
@@ -67,6 +68,31 @@ def test_the_files_replay_to_the_recorded_decisions(labelled: Path) -> None:
     for a in first.actions[: first.decisions[0][0]]:
         o, *_ = env.step(a)
     assert np.allclose(obs[0], o, atol=1e-3)
+
+
+def test_play_sees_the_inputs_and_targets_it_learnt_from(labelled: Path) -> None:
+    """At every recorded decision the observation and move features a playing net is given (the
+    env of ``exit:`` and ``play_many``) are those replay trained it on, and the target's largest
+    share is on the legal move the planner played (its vote's first move, ties to the lowest id)."""
+    from patience_gym.move_features import move_features
+
+    games = list(read_games(labelled))
+    data = replay(ENV, _run().options, games)
+    obs, moves, target = data.batch(np.arange(len(data)))
+    env = make_env(ENV)
+    core = env.unwrapped
+    row = 0
+    for g in games:
+        o, _ = env.reset(seed=g.seed)
+        steps = {t for t, _, _ in g.decisions}
+        for t, a in enumerate(g.actions):
+            if t in steps:
+                assert np.abs(obs[row] - o).max() < 1e-3  # stored as float16
+                assert np.array_equal(moves[row], move_features(core))
+                assert int(target[row].argmax()) == a and moves[row, a, 0] == 1
+                row += 1
+            o, *_ = env.step(a)
+    assert row == len(data)
 
 
 def test_a_move_that_is_not_legal_is_refused(labelled: Path) -> None:
@@ -250,24 +276,69 @@ def test_the_curve_script_resumes_at_the_points_it_lacks(
     assert [p["planner_decisions"] for p in json.loads(points.read_text())] == [20, 40]
 
 
-def test_the_net_plays_another_move_where_it_comes_back(labelled: Path) -> None:
+def _successors(env: object) -> dict[int, object]:
+    """Each legal move of the env's position and the position's key it leads to."""
+    core = env.unwrapped  # type: ignore[attr-defined]
+    out = {}
+    for a in np.flatnonzero(core.action_masks()):
+        game = core.game.clone()
+        game.apply(int(a))
+        out[int(a)] = game.state_key()
+    return out
+
+
+def test_the_guard_plays_the_most_likely_move_to_the_positions_met_least(labelled: Path) -> None:
     torch.set_num_threads(1)
     net, _ = _net(labelled)
     env = make_env(ENV)
-    obs, _ = env.reset(seed=5)
-    legal = np.flatnonzero(env.unwrapped.action_masks())  # type: ignore[attr-defined]
-    guard, plain = ExitPolicy(net), ExitPolicy(net, revisits=False)  # type: ignore[arg-type]
+    obs, _ = env.reset(seed=1)
     core = env.unwrapped
-    seen = [guard(core, obs) for _ in range(len(legal))]  # type: ignore[arg-type]
-    assert sorted(seen) == legal.tolist()  # each legal move once, the most likely first
-    assert seen[0] == plain(core, obs) == guard(core, obs)  # type: ignore[arg-type]
-    guard.reset(5)
-    assert guard(core, obs) == seen[0]  # type: ignore[arg-type]
+    after = _successors(env)
+    assert len(after) == 4  # seed 1 opens with four moves
+    guard, plain = ExitPolicy(net), ExitPolicy(net, revisits=False)  # type: ignore[arg-type]
+    logits, _ = plain.scores(core, obs)  # type: ignore[arg-type]
+    order = sorted(after, key=lambda a: -logits[a])
+    assert plain(core, obs) == guard(core, obs) == order[0]  # type: ignore[arg-type]  # nothing met yet
+    guard.reset(1)
+    guard.visits[after[order[0]]] = 1  # the net's favourite leads back to a position met
+    assert guard(core, obs) == order[1]  # type: ignore[arg-type]
+    guard.reset(1)
+    for rank, a in enumerate(order):
+        guard.visits[after[a]] = 2 if rank < len(order) - 1 else 1
+    assert guard(core, obs) == order[-1]  # type: ignore[arg-type]  # the least met, though least likely
+    assert guard.visits[core.state_key()] == 1  # type: ignore[attr-defined]  # and this position is counted
+
+
+def test_the_guard_never_goes_back_where_a_new_position_is_open() -> None:
+    """The Kings has moves back and forth: the shipped 60,000-decision net walked cycles there
+    until the step limit, varying only the move at a position met again (docs/exit.md). With
+    greedy's guard, a move to a position met is played only where every move leads to one."""
+    torch.set_num_threads(1)
+    env = make_env("TheKings-v0")
+    core: Any = env.unwrapped
+    shape: Any = type("D", (), {"obs_size": core.game.layout.size, "n_actions": core.game.n_actions, "k": 11})
+    player = ExitPolicy(new_net(shape, "TheKings-v0", {}, hidden=8))
+    tempted = 0  # decisions where the net's favourite led back while a new position was open
+    for seed in (5, 8):
+        obs, _ = env.reset(seed=seed)
+        player.reset(seed)
+        met = {core.state_key()}
+        done, steps = not core.action_masks().any(), 0
+        while not done and steps < 300:
+            after = _successors(env)
+            fresh = any(k not in met for k in after.values())
+            logits, _ = player.scores(core, obs)
+            tempted += fresh and after[int(np.argmax(logits))] in met
+            obs, _, term, trunc, _ = env.step(player.choose(core, logits))
+            assert core.state_key() not in met or not fresh
+            met.add(core.state_key())
+            done, steps = term or trunc, steps + 1
+    assert tempted > 0  # the guard had cycles to refuse
 
 
 def test_many_games_at_once_play_as_one_at_a_time(labelled: Path) -> None:
-    from agents.evaluation.evaluate import evaluate
-    from agents.policies.exit_net import play_many
+    from patience_gym.agents.evaluation.evaluate import evaluate
+    from patience_gym.agents.policies.exit_net import play_many
 
     torch.set_num_threads(1)
     net, _ = _net(labelled)
@@ -300,7 +371,7 @@ def test_the_training_script_writes_a_card_with_data_compute_and_rows(labelled: 
 
 @pytest.mark.parametrize("env_name", ["Nestor-v0", "Babette-v0", "Congress-v0", "TheKings-v0"])
 def test_every_shipped_net_has_a_card_with_its_rows_and_plays_by_its_name(env_name: str) -> None:
-    from agents.policies.exit import shipped_net
+    from patience_gym.agents.policies.exit import shipped_net
 
     path = shipped_net(env_name.removesuffix("-v0").lower())
     assert path is not None and path.name == f"{env_name}.pt"
@@ -312,3 +383,56 @@ def test_every_shipped_net_has_a_card_with_its_rows_and_plays_by_its_name(env_na
     assert "not reward-only RL" in card["method"] and card["decisions"] >= 60_000
     policy = make_policy(f"exit:{env_name}")
     assert policy.name == f"exit:{env_name}"
+
+
+def _same_position(actions: list[int], t: int, j: int) -> bool:
+    """Babette seed 7: move ``j`` played before move ``t`` reaches the position after move ``j``."""
+    ours, theirs = make_env("Babette-v0"), make_env("Babette-v0")
+    ours.reset(seed=7)
+    theirs.reset(seed=7)
+    for a in [*actions[:t], actions[j], *actions[t:j]]:
+        if not ours.unwrapped.action_masks()[a]:  # type: ignore[attr-defined]
+            return False
+        ours.step(a)
+    for a in actions[: j + 1]:
+        theirs.step(a)
+    return bool(ours.unwrapped.state_key() == theirs.unwrapped.state_key())  # type: ignore[attr-defined]
+
+
+def test_interchange_shares_the_target_with_moves_that_reach_the_same_position() -> None:
+    """Babette's cards to the foundations mostly commute: ``replay(interchange=N)`` splits a
+    one-move target with the next moves played that, played first, reach the very position the
+    game reached (checked here on fresh envs, move by move)."""
+    env = make_env("Babette-v0")
+    record = label_game(env, make_policy("greedy"), 7)
+    plain = replay("Babette-v0", {}, [record])
+    shared = replay("Babette-v0", {}, [record], interchange=8)
+    assert np.array_equal(plain.move_action, shared.move_action) and len(plain) == len(shared)
+    _, _, t_plain = plain.batch(np.arange(len(plain)))
+    _, _, target = shared.batch(np.arange(len(shared)))
+    assert np.allclose(target.sum(1), 1, atol=1e-5)
+    several = 0
+    for row, (t, _, _) in enumerate(record.decisions):
+        moves = np.flatnonzero(target[row])
+        assert record.actions[t] in moves and t_plain[row, record.actions[t]] == 1
+        several += len(moves) > 1
+        for b in moves:
+            if b == record.actions[t]:
+                continue
+            later = [j for j in range(t + 1, min(t + 9, len(record.actions))) if record.actions[j] == b]
+            assert any(_same_position(record.actions, t, j) for j in later)
+    assert several > len(record.decisions) // 4
+
+
+def test_kind_weights_lift_the_rare_kinds_of_move_to_mean_one(labelled: Path) -> None:
+    from patience_gym.agents.training.exit_train import kind_weights
+
+    data = replay(ENV, _run().options, list(read_games(labelled)))
+    assert np.array_equal(kind_weights(data, 0.0), np.ones(len(data)))
+    w = kind_weights(data, 1.0)
+    assert abs(w.mean() - 1) < 1e-5
+    off = data.move_offsets
+    top = [off[i] + int(np.argmax(data.target[off[i] : off[i + 1]])) for i in range(len(data))]
+    kind = data.move_features[top, 8]
+    for k in set(kind.tolist()):  # every kind weighs the same in all: its count times its weight
+        assert w[kind == k].sum() == pytest.approx(len(data) / len(set(kind.tolist())), rel=1e-3)
