@@ -1,8 +1,7 @@
 """Play policies on fixed deals and report win rates with Wilson intervals.
 
 Episode ``i`` of an evaluation with seed ``s`` is dealt by ``env.reset(seed=s + i)``, so every
-policy plays exactly the same deals, whatever it does; the policy's own randomness is seeded
-with the same number.
+policy plays the same deals, whatever it does; its own randomness is seeded with the same number.
 
 ::
 
