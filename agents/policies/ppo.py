@@ -296,14 +296,13 @@ def play_batched(
     sample: bool = False,
 ) -> BatchedPlay:
     """Play deal ``reset(seed=s)`` for every ``s`` in ``seeds`` once, all at once on the batched
-    native engine (:class:`patience_gym.vector.PatienceVectorEnv`), each step one masked forward
-    pass of ``model`` (a ``MaskablePPO`` over the plain observation) for the whole batch.
+    native engine (:class:`patience_gym.vector.PatienceVectorEnv`), a step one masked forward pass.
 
     Sub-env ``i`` deals seed ``seeds[i]`` as ``gym.make(id).reset(seed=seeds[i])`` does, so the
     model wins here exactly the deals it wins through ``patience-gym evaluate --policy
     ppo:<model>`` (or, ``sample=True``, ``ppo-sample:<model>``: each game draws with a generator
-    seeded by its seed); tests compare them. A model trained with move features needs the Python
-    wrapper and is refused; a ``move_policy`` model gets the batch's move features."""
+    seeded by its seed); tests compare them. A model trained with move features (Python wrapper)
+    is refused; a ``move_policy`` model gets the batch's move features."""
     from patience_gym.games import get_variant
     from patience_gym.vector import PatienceVectorEnv
 
