@@ -1,28 +1,24 @@
 """Expert iteration, the labels (issue 46): a search plays training deals and says, at every
 decision, how its vote fell over the legal moves; the deal's outcome is the value target.
 
-A *labelling run* is a folder: ``run.json`` (the variant, its options, the labeller's spec, the
-first deal's seed, the games per chunk and who played) and chunk files ``chunk-00000.jsonl.gz``,
-``chunk-00001.jsonl.gz``, ... Chunk ``c`` holds the games of seeds ``first_seed + c * chunk_games``
-up to the next chunk's, one JSON line a game::
+A *labelling run* is a folder: ``run.json`` (variant, options, labeller's spec, first seed, games a
+chunk, who played) and ``chunk-00000.jsonl.gz``, ``chunk-00001.jsonl.gz``, ...: chunk ``c`` holds
+the games of seeds ``first_seed + c * chunk_games`` up to the next chunk's, one JSON line each::
 
     {"seed": 2000000, "actions": [12, 3, ...], "won": true, "cards": 104, "seconds": 4.1,
      "decisions": [[0, [3, 12], [0.25, 0.75]], ...], "how": "ssp..."}
 
 ``actions`` is every move played; a decision is ``[t, moves, shares]``: before move ``t`` the search
-gave the legal ``moves`` these vote ``shares`` (sparse: moves with no vote are left out, where
-another move got one), and ``how[i]`` says how decision ``i`` was made (the first letter of the
-planner's ``how``: ``p`` a plan followed, ``s`` solved now, ``g`` greedy's fallback, ...). A move
-with one legal choice is no decision. Observations are not stored: :func:`replay` deals the seed
-again and plays the actions, which regenerates them (a game of 130 moves takes about 1 KB gzipped).
+gave the legal ``moves`` these vote ``shares`` (sparse: moves with no vote left out), and ``how[i]``
+says how decision ``i`` was made (the planner's ``how``'s first letter: ``p`` a plan followed, ``s``
+solved now, ``g`` greedy's fallback). A move with one legal choice is no decision. Observations are
+not stored: :func:`replay` deals the seed again and plays the actions (130 moves: about 1 KB).
 
-A chunk is written to a temporary name and renamed when its last game is done, so a run that is
-stopped loses only the chunk under way, and :func:`label` started again with the same folder skips
-the finished chunks (the run's settings must match ``run.json``).
-
-Deals: labelling plays seeds from :data:`EXIT_DEAL_SEED` (2,000,000), the DAgger rounds from
-:data:`DAGGER_DEAL_SEED` up, 100,000 a round: above the PPO training deals (1,000,000 up) and far
-from the held-out seeds (0-999) and the shipped models' check (5,000 up).
+A chunk is written to a temporary name and renamed when its last game is done: a stopped run loses
+only the chunk under way, and :func:`label` run again on the folder skips the finished chunks (its
+settings must match ``run.json``). Deals: labelling plays seeds from :data:`EXIT_DEAL_SEED`
+(2,000,000), the DAgger rounds from :data:`DAGGER_DEAL_SEED` up, 100,000 a round: above the PPO
+training deals (1,000,000 up), far from the held-out seeds (0-999) and the models' check (5,000 up).
 """
 
 from __future__ import annotations
@@ -254,8 +250,7 @@ def label(
 
 
 def _keys(core: PatienceEnv, actions: list[int]) -> list[object]:
-    """The position's key before each move of ``actions`` from the env's current position, and
-    after the last."""
+    """The position's key before each move of ``actions`` from the current position, and after."""
     game = core.game.clone()
     keys = [game.state_key()]
     for a in actions:
@@ -265,7 +260,7 @@ def _keys(core: PatienceEnv, actions: list[int]) -> list[object]:
 
 
 def _cat(parts: list[np.ndarray], dtype: type[np.generic], width: int = 0) -> np.ndarray:
-    """The parts end to end (an empty array of ``width`` columns where there are none)."""
+    """The parts end to end (an empty array of ``width`` columns where none)."""
     return np.concatenate(parts) if parts else np.zeros((0, width) if width else 0, dtype)
 
 
@@ -309,11 +304,9 @@ class Decisions:
 
 
 def interchangeable(game: Any, actions: list[int], t: int, keys: list[object], ahead: int) -> list[int]:
-    """The moves among the next ``ahead`` that the game played after move ``t`` which could be
-    played at ``t`` instead, in ascending ids: ``b``, played ``j`` moves later, is one where ``b``
-    is legal now and ``b`` then the moves ``t .. j - 1`` reach the very position the game reached
-    after move ``j`` (``keys[i]``: the position's key before move ``i``). ``game`` is the position
-    before move ``t`` (not changed)."""
+    """The moves among the next ``ahead`` played after move ``t`` that could be played at ``t``
+    instead (ascending): ``b``, played at ``j``, is legal at ``t`` (``game``, not changed) and ``b``
+    then moves ``t .. j - 1`` reach the position after move ``j`` (``keys[i]``: before move ``i``)."""
     out = set()
     for j in range(t + 1, min(len(actions), t + 1 + ahead)):
         b = actions[j]
@@ -331,6 +324,39 @@ def interchangeable(game: Any, actions: list[int], t: int, keys: list[object], a
     return sorted(out)
 
 
+class _Collected:
+    """What :func:`replay` gathers, decision by decision, in the sparse layout of :class:`Decisions`."""
+
+    def __init__(self) -> None:
+        self.obs_off, self.obs_idx, self.obs_val = [0], [], []  # type: ignore[var-annotated]
+        self.mv_off, self.mv_act, self.mv_feat, self.tgt = [0], [], [], []  # type: ignore[var-annotated]
+        self.won: list[bool] = []
+        self.cards: list[float] = []
+
+    def add(self, obs: np.ndarray, legal: np.ndarray, feats: np.ndarray, share: dict[int, float], won: bool,
+            cards: float) -> None:  # fmt: skip
+        self.won.append(won)
+        self.cards.append(cards)
+        nz = np.flatnonzero(obs)
+        self.obs_idx.append(nz.astype(np.int32))
+        self.obs_val.append(obs[nz].astype(np.float16))
+        self.obs_off.append(self.obs_off[-1] + len(nz))
+        self.mv_act.append(legal.astype(np.int16))
+        self.mv_feat.append(feats[legal].astype(np.float32))
+        self.tgt.append(np.array([share.get(int(x), 0.0) for x in legal], np.float32))
+        self.mv_off.append(self.mv_off[-1] + len(legal))
+
+    def decisions(self, obs_size: int, n_actions: int, k: int, games: int) -> Decisions:
+        return Decisions(
+            obs_size=obs_size, n_actions=n_actions, k=k, games=games,
+            obs_offsets=np.asarray(self.obs_off, np.int64), obs_index=_cat(self.obs_idx, np.int32),
+            obs_value=_cat(self.obs_val, np.float16), move_offsets=np.asarray(self.mv_off, np.int64),
+            move_action=_cat(self.mv_act, np.int16), move_features=_cat(self.mv_feat, np.float32, k),
+            target=_cat(self.tgt, np.float32), won=np.asarray(self.won, np.float32),
+            cards=np.asarray(self.cards, np.float32),
+        )  # fmt: skip
+
+
 def replay(
     env_id: str,
     options: dict[str, Any],
@@ -339,21 +365,17 @@ def replay(
 ) -> Decisions:
     """Deal each game's seed again, play its actions, and collect every recorded decision's
     observation, legal moves' features (:func:`patience_gym.move_features.move_features`) and
-    targets. Raises ``ValueError`` where a recorded move is not legal (the file does not belong to
-    this variant and these options).
+    targets. ``ValueError`` where a recorded move is not legal (another variant's or options' file).
 
-    With ``interchange=N``, where the labeller gave all its share to one move, that share is split
-    evenly with the moves of the next ``N`` played that could be played first and reach the same
-    position (:func:`interchangeable`): the planner names one move of a solved line where several
-    commute, and which one the position does not show (docs/exit.md)."""
+    With ``interchange=N``, a share all on one move is split evenly with the next ``N`` moves played
+    that could come first and reach the same position (:func:`interchangeable`): the planner names
+    one move of a solved line where several commute, which the position does not show."""
     from patience_gym.move_features import move_features
 
     env = make_env(env_id, options)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
     win_cards = core.game.win_cards
-    obs_off, obs_idx, obs_val = [0], [], []
-    mv_off, mv_act, mv_feat, tgt = [0], [], [], []
-    won, cards = [], []
+    out = _Collected()
     n_games = 0
     for g in games:
         n_games += 1
@@ -366,37 +388,13 @@ def replay(
                 raise ValueError(f"seed {g.seed}: move {t} ({a}) is not legal in {env_id} {options}")
             if t in by_step:
                 moves, shares = by_step[t]
-                nz = np.flatnonzero(obs)
-                obs_idx.append(nz.astype(np.int32))
-                obs_val.append(obs[nz].astype(np.float16))
-                obs_off.append(obs_off[-1] + len(nz))
-                legal = np.flatnonzero(mask)
-                feats = move_features(core)
                 share = dict(zip(moves, shares, strict=True))
                 if interchange and len(moves) == 1:
                     same = [moves[0], *interchangeable(core.game, g.actions, t, keys, interchange)]
                     share = dict.fromkeys(same, 1.0 / len(same))
-                mv_act.append(legal.astype(np.int16))
-                mv_feat.append(feats[legal].astype(np.float32))
-                tgt.append(np.array([share.get(int(x), 0.0) for x in legal], np.float32))
-                mv_off.append(mv_off[-1] + len(legal))
-                won.append(g.won)
-                cards.append(g.cards / win_cards)
+                out.add(obs, np.flatnonzero(mask), move_features(core), share, g.won, g.cards / win_cards)
             obs, *_ = env.step(a)
     env.close()  # type: ignore[no-untyped-call, unused-ignore]
     k = int(move_features(core).shape[1])
-    return Decisions(
-        obs_size=int(env.observation_space.shape[0]),  # type: ignore[index]
-        n_actions=int(core.game.n_actions),
-        k=k,
-        obs_offsets=np.asarray(obs_off, np.int64),
-        obs_index=_cat(obs_idx, np.int32),
-        obs_value=_cat(obs_val, np.float16),
-        move_offsets=np.asarray(mv_off, np.int64),
-        move_action=_cat(mv_act, np.int16),
-        move_features=_cat(mv_feat, np.float32, k),
-        target=_cat(tgt, np.float32),
-        won=np.asarray(won, np.float32),
-        cards=np.asarray(cards, np.float32),
-        games=n_games,
-    )
+    obs_size = int(env.observation_space.shape[0])  # type: ignore[index]
+    return out.decisions(obs_size, int(core.game.n_actions), k, n_games)
