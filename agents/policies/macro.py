@@ -117,7 +117,8 @@ class MacroPolicy:
         self.decisions = 0
         self.stats = Counter[str]()  # decisions by how they were made
         self.spent = 0  # solver nodes spent this episode
-        self.table = lost_table()  # positions of this deal proven lost, kept across its decisions
+        # lost=1: the positions of this deal proven lost, kept across its decisions
+        self.table = lost_table() if self.keep_lost else None
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         mask = env.action_masks()
@@ -160,7 +161,7 @@ class MacroPolicy:
             tie=self.tie,
             all_won=self.all_won,
             dominances=self.dominances,
-            table=self.table if self.keep_lost else None,
+            table=self.table,
             one_per_event=self.dedup,
         )
         self.spent += found.nodes

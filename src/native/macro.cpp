@@ -263,8 +263,6 @@ struct Found {
 };
 
 // Step 1 of macro.hpp: the candidates from the three deals' common position.
-int root_actions(const std::deque<RegionNode>& queue) { return queue.front().games[0]->n_actions(); }
-
 // With `one_per_event`, of the candidates with the same last action (their event) only the one
 // with the shortest line is kept: the others only add quiet moves before the same event (each of
 // which the next decision's region offers again).
@@ -273,13 +271,13 @@ std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int reg
     std::vector<Found> out;
     StampSet region_seen(static_cast<std::uint64_t>(region) * 8 + 64), found_seen(4096);
     Observer observer(root[0]->obs_size());
+    // one_per_event: the index in `out` of the candidate kept for each event (-1: none yet)
+    std::vector<int> event_at(static_cast<std::size_t>(root[0]->n_actions()), -1);
     std::deque<RegionNode> queue;  // a deque: growing it keeps references to its nodes valid
     region_seen.insert(root[0]->canonical_hash());
     queue.push_back({std::move(root), {}});
     std::vector<Game::SolverMove> moves;
     std::vector<std::uint8_t> mask;
-    // one_per_event: the index in `out` of the candidate kept for each event (-1: none yet)
-    std::vector<int> event_at(static_cast<std::size_t>(root_actions(queue)), -1);
     // Adds a candidate, or with one_per_event keeps the shorter of it and the one found before.
     auto add = [&](Found&& f) {
         if (!one_per_event) return out.push_back(std::move(f));
