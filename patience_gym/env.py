@@ -14,7 +14,7 @@ from gymnasium.error import InvalidAction, ResetNeeded
 
 from patience_gym.core.game import Game
 from patience_gym.games import VARIANTS, Variant, get_variant
-from patience_gym.native import NativeGame, engine_for, make_game, reference
+from patience_gym.native import ILLEGAL_GAIN, NativeGame, engine_for, make_game, reference
 from patience_gym.winnable import check_deals, winnable_seeds
 
 REWARD_MODES = ("foundation", "win")
@@ -307,7 +307,7 @@ class PatienceEnv(VariantSpec, gym.Env[np.ndarray, np.integer]):
             # The native path: the same step as below, in one native call (mask and observation
             # written into the env's buffers) and fresh copies handed out.
             gained, won, live = self._step_into(a)
-            if gained >= 0:  # else the action is illegal: the path below answers it
+            if gained != ILLEGAL_GAIN:  # else the action is illegal: the path below answers it
                 self._won = won
                 self._live = live
                 reward = (1.0 if won else 0.0) if self.reward_mode == "win" else gained / self._to_win

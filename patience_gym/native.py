@@ -53,6 +53,10 @@ ENGINES = ("native", "python")
 #: the native one (a checkout whose extension could not be built falls back to the Python rules
 #: core; see native_available). A variant without a port plays on the Python engine.
 DEFAULT_ENGINE = "native"
+#: What the native calls that apply a move (``play``, the stepper's ``step``) report as cards gained
+#: for an illegal or out-of-range id (a legal move may gain -1: Klondike's ``worrying_back``);
+#: ``src/native/core.hpp`` has the same number, and ``_native.ILLEGAL_GAIN`` must equal it.
+ILLEGAL_GAIN = -1000
 
 #: Info extras that are texts: C++ reports the index into this tuple (per Python class name).
 EXTRA_TEXTS: dict[str, dict[str, tuple[str, ...]]] = {"Louis": {"phase": _LOUIS_PHASES}}
@@ -186,7 +190,7 @@ class NativeGame(Game[Any]):
 
     def apply(self, action: int) -> Outcome:
         gained, won = self._c.play(action)  # one native call: legality, move, what it changed
-        if gained < 0:
+        if gained == ILLEGAL_GAIN:
             if not 0 <= action < self.n_actions:
                 raise IllegalMove(f"{self.name}: action {action} is outside 0..{self.n_actions - 1}")
             raise IllegalMove(f"{self.name}: {self.describe(action)} is not legal now")
@@ -209,9 +213,10 @@ class NativeGame(Game[Any]):
 
     def step_into(self, action: int) -> tuple[int, bool, bool]:
         """:meth:`apply` then :meth:`refresh_into` in one native call: (cards gained, won, live).
-        An illegal or out-of-range id changes nothing and returns ``(-1, False, False)``."""
+        An illegal or out-of-range id changes nothing and returns ``(ILLEGAL_GAIN, False, False)``
+        (a legal move may gain -1: Klondike's ``worrying_back``)."""
         gained, won, live = self._stepper.step(action)
-        if gained >= 0:
+        if gained != ILLEGAL_GAIN:
             self._history.append(action)
             self._found += gained
         return gained, won, live

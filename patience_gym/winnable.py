@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from patience_gym.core.game import rules_only
+from patience_gym.core.game import resolve_options, rules_only
 from patience_gym.games import Variant
 
 __all__ = [
@@ -111,7 +111,9 @@ def winnable_seeds(variant: Variant, options: dict[str, Any]) -> WinnableSeeds:
         )
     found = _load(variant.env_name)
     declared = variant.game.OPTIONS
-    mine, theirs = rules_only(declared, options), rules_only(declared, found.provenance["options"])
+    # an option added since the list was made is at its default there (the rules it was made under)
+    made = resolve_options(variant.game.name, declared, found.provenance["options"])
+    mine, theirs = rules_only(declared, options), rules_only(declared, made)
     if mine != theirs:
         other = ", ".join(f"{k}={mine[k]!r}" for k in sorted(mine) if mine[k] != theirs.get(k))
         raise ValueError(

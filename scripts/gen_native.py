@@ -8,7 +8,10 @@ from the module's public surface (``OPTIONS``, ``moves`` and their ``kind``, ``l
 - the option names in ``OPTIONS`` order, and for each option whose choices are texts, the code
   that stands for each text (options reach C++ by name, validated by Python: see
   ``patience_gym/native.py``, ``encode_options``);
-- the action table: each move kind, in table order, with its first id and its count;
+- the action table: each move kind, in table order, with its first id and its count (the widest
+  table of any option value: an option may append move kinds at the end of the table, as
+  Klondike's ``worrying_back=True`` does, and the port gives its own ``n_actions()`` for the
+  narrower ones);
 - the observation: each segment, in layout order, with its offset and size (the widest layout
   of any option value: an option may append segments at the end of the layout, as Klondike's
   ``stock="known"`` does, and the port gives its own ``obs_size()`` for the narrower ones);
@@ -106,6 +109,16 @@ def _grows(narrow: Game[Any], wide: Game[Any]) -> bool:
     return _segments(wide)[: len(first)] == first
 
 
+def _appended(
+    cls: type[Game[Any]], option: str, game: Game[Any], wide: Game[Any], other: Game[Any]
+) -> Game[Any]:
+    """The wider of two tables that only append move kinds to ``game``'s: ``other``'s (one option
+    value may append kinds; two that append different ones cannot share a header)."""
+    if kinds(other)[: len(kinds(game))] != kinds(game) or kinds(wide) not in (kinds(game), kinds(other)):
+        raise ValueError(f"{cls.__name__}: {option} changes the table other than by appending move kinds")
+    return other
+
+
 def _c(text: str) -> str:
     """``text`` as a C++ string literal."""
     if any(ch in text for ch in '"\\\n') or not text.isascii():
@@ -120,16 +133,20 @@ def _list(items: Sequence[str]) -> str:
 def header(cls: type[Game[Any]]) -> str:
     """The text of ``<module>_spec.hpp`` for the game class ``cls``: one ``GameSpec`` value
     (``src/native/spec.hpp``). One header serves every option: each other choice of each option
-    is checked to give the same table and extras, and the same layout or one with segments
-    appended at its end; the header holds the widest layout (the port knows which options give
-    the narrower one)."""
-    game = widest = cls()
+    is checked to give the same extras, the same table or one with move kinds appended at its
+    end, and the same layout or one with segments appended at its end; the header holds the widest
+    table and layout (the port knows which options give the narrower ones)."""
+    game = widest = wide_table = cls()
     grown: list[str] = []  # the options that append segments
+    more: list[str] = []  # the options that append move kinds
     for name, opt in cls.OPTIONS.items():
         for choice in opt.choices or ():
             other = cls(**{name: choice})
-            if kinds(other) != kinds(game) or extras(other) != extras(game):
-                raise ValueError(f"{cls.__name__}: {name}={choice!r} changes the table or extras")
+            if extras(other) != extras(game):
+                raise ValueError(f"{cls.__name__}: {name}={choice!r} changes the extras")
+            if kinds(other) != kinds(game):
+                wide_table = _appended(cls, f"{name}={choice!r}", game, wide_table, other)
+                more.append(f"{name}={choice}")
             if _grows(widest, other):
                 widest = other if other.layout.size > widest.layout.size else widest
             elif not _grows(other, widest):
@@ -142,7 +159,7 @@ def header(cls: type[Game[Any]]) -> str:
         raise ValueError(f"{cls.__name__}: only one option may append segments ({', '.join(grown)})")
     stem = module_stem(cls)
     options = [_c(name) for name in cls.OPTIONS]
-    kind_list = [f"{{{_c(k)}, {first}, {count}}}" for k, first, count in kinds(game)]
+    kind_list = [f"{{{_c(k)}, {first}, {count}}}" for k, first, count in kinds(wide_table)]
     segs = [f"{{{_c(s.name)}, {s.start}, {s.size}}}" for s in widest.layout.segments]
     named = [_c(p) for p in places(game)]
     extra = [_c(name) for name in extras(game)]
@@ -152,6 +169,9 @@ def header(cls: type[Game[Any]]) -> str:
         if opt.choices and all(isinstance(c, str) for c in opt.choices)
         for k, c in enumerate(opt.choices)
     ]
+    actions = (
+        f" ({len(wide_table.moves)} with {', '.join(more)}: the kinds from {len(game.moves)})" if more else ""
+    )
     sizes = ", ".join(str(len(x)) for x in (options, kind_list, segs, named, choices, extra))
     floats = f"{game.layout.size} observation floats"
     if grown:
@@ -168,12 +188,13 @@ def header(cls: type[Game[Any]]) -> str:
             "",
             "namespace pg::generated {",
             "",
-            f"// {len(game.moves)} actions, {floats}.",
+            f"// {len(game.moves)} actions{actions}, {floats}.",
             f"inline constexpr GameSpec<{sizes}> {stem}{{",
             f"    {_c(cls.__name__)}, {cls.n_packs}, {cls.win_cards},  // name, packs, cards that win",
             f"    // options, in {cls.__name__}.OPTIONS order",
             f"    {{{_list(options)}}},",
-            "    // move kinds, in table order: name, first action id, count",
+            "    // move kinds, in table order: name, first action id, count"
+            + (" (the widest table)" if more else ""),
             f"    {{{_list(kind_list)}}},",
             "    // observation segments, in layout order: name, offset, size"
             + (" (the widest layout)" if grown else ""),

@@ -8,8 +8,10 @@ left last turns up. The stock is turned ``draw`` cards at a time onto the talon 
 available), ``passes`` times (``None``: without limit). Won with all 52 cards on the foundations.
 ``stock="known"`` (not the book's rule: its stock is face down) shows the stock's cards and their
 order, as the published Klondike planners assume ("K+"); the play is the same.
+``worrying_back=True`` (not the book's rule: its foundation cards never come back) lets a
+foundation's top card come back onto a pile, as Solvitaire's and lonelybot's Klondike allow.
 
-Action table (58 ids, fixed for every option):
+Action table (58 ids; 86 with ``worrying_back=True``, the same 58 then 28 more):
 
 ====== ===================================================================
 id     move
@@ -95,17 +97,33 @@ class Kind(Enum):
     TALON_TO_PILE = "talon -> pile"
     STOCK = "stock"  # turn cards onto the talon, or start a new pass
     PILE_TO_PILE = "pile -> pile"
+    FOUNDATION_TO_PILE = "foundation -> pile"  # worrying_back=True only
 
 
-TABLE = MoveTable.build(
+_GROUPS = (
     group(Kind.TALON_TO_FOUNDATION, "talon -> foundation"),
     group(Kind.PILE_TO_FOUNDATION, "pile {0} -> foundation", [(i, -1) for i in _PILES]),
     group(Kind.TALON_TO_PILE, "talon -> pile {1}", [(-1, j) for j in _PILES]),
     group(Kind.STOCK, "stock -> talon"),
     group(Kind.PILE_TO_PILE, "pile {0} -> pile {1}", [(i, j) for i in _PILES for j in _PILES if i != j]),
 )
+TABLE = MoveTable.build(*_GROUPS)
+#: With ``worrying_back=True``: the same table, then "foundation f -> pile j" (f-major, f the suit
+#: in C D H S order, as FOUNDATIONS), appended so that every other id stays.
+TABLE_WORRYING = MoveTable.build(
+    *_GROUPS,
+    (
+        Kind.FOUNDATION_TO_PILE,
+        [
+            Move(Kind.FOUNDATION_TO_PILE, f, j, f"foundation {SUITS[f]} -> pile {j}")
+            for f in range(4)
+            for j in _PILES
+        ],
+    ),
+)
 _TALON_F, _PILE_F0 = TABLE.first[Kind.TALON_TO_FOUNDATION], TABLE.first[Kind.PILE_TO_FOUNDATION]
 _TALON_P0, _STOCK = TABLE.first[Kind.TALON_TO_PILE], TABLE.first[Kind.STOCK]
+_FOUND_P0 = TABLE_WORRYING.first[Kind.FOUNDATION_TO_PILE]
 _IDS = {(TABLE[a].src, TABLE[a].dst): a for a in TABLE.ids(Kind.PILE_TO_PILE)}
 #: _PILE_P[i][j]: the action "pile i -> pile j", read off the table (-1 for i == j).
 _PILE_P = tuple(tuple(_IDS.get((i, j), -1) for j in _PILES) for i in _PILES)
@@ -176,16 +194,29 @@ class Klondike(Game[Kind]):
             house_rules=("known",),
             view_only=True,
         ),
+        "worrying_back": Option(
+            False,
+            "True is NOT THE BOOK'S RULE (Cadogan: foundation cards never come back): a foundation's "
+            "top card may come back onto a pile where it fits (actions 58-85), as Solvitaire's and "
+            "lonelybot's Klondike allow, so that figures stand beside theirs",
+            (False, True),
+            house_rules=(True,),
+        ),
     }
     STATE = ("piles", "down", "stock", "talon", "foundations", "passes_used")
-    moves = TABLE.moves
+    moves = TABLE.moves  # TABLE_WORRYING's with worrying_back=True (configure)
     layout = LAYOUT  # LAYOUT_KNOWN_STOCK with stock="known" (configure)
 
-    def configure(self, *, draw: int, passes: int | None, partial_moves: bool, stock: str) -> None:
+    def configure(
+        self, *, draw: int, passes: int | None, partial_moves: bool, stock: str, worrying_back: bool
+    ) -> None:
         self.draw = draw
         self.passes = passes
         self.partial = partial_moves
         self.known_stock = stock == "known"
+        self.worrying = worrying_back
+        if worrying_back:
+            self.moves = TABLE_WORRYING.moves
         if self.known_stock:
             self.layout = LAYOUT_KNOWN_STOCK
             self._o_stock = self.layout.offset("stock_order")
@@ -249,8 +280,14 @@ class Klondike(Game[Kind]):
                 return k
         return -1
 
+    def _back(self, f: int, j: int) -> bool:
+        """Foundation f's top card may come back onto pile j (``worrying_back``): it fits j as any
+        card would (:meth:`_to_pile`)."""
+        pile = self.foundations[f]
+        return bool(pile) and self._to_pile(pile[-1], j)
+
     def is_legal(self, action: int) -> bool:
-        move = TABLE[action]
+        move = self.moves[action]
         match move.kind:
             case Kind.STOCK:
                 return self._may_turn()
@@ -263,6 +300,8 @@ class Klondike(Game[Kind]):
                 return bool(pile) and self._to_foundation(pile[-1])
             case Kind.PILE_TO_PILE:
                 return self._run_start(move.src, move.dst) >= 0
+            case Kind.FOUNDATION_TO_PILE:
+                return self._back(move.src, move.dst)
             case _:
                 assert_never(move.kind)
 
@@ -298,7 +337,16 @@ class Klondike(Game[Kind]):
                 for j in takers.get(pile[k], ()):  # j != i: a pile never takes its own cards
                     if not self._only_swaps(i, j):
                         legal.append(row[j])
+        if self.worrying:
+            self._mark_back(takers, legal)
         mask[legal] = True
+
+    def _mark_back(self, takers: dict[int, list[int]], legal: list[int]) -> None:
+        """:meth:`mark_legal`'s foundation -> pile moves (:meth:`_back`): each foundation's top card
+        to the piles that take it."""
+        for f, pile in enumerate(self.foundations):
+            if pile:
+                legal.extend(_FOUND_P0 + N_PILES * f + j for j in takers.get(pile[-1], ()))
 
     def _apply(self, move: Move[Kind]) -> None:
         match move.kind:
@@ -327,6 +375,8 @@ class Klondike(Game[Kind]):
                 self.piles[move.dst].extend(src[k:])
                 del src[k:]
                 self._flip(move.src)
+            case Kind.FOUNDATION_TO_PILE:
+                self.piles[move.dst].append(self.foundations[move.src].pop())
             case _:
                 assert_never(move.kind)
 
@@ -362,13 +412,16 @@ class Klondike(Game[Kind]):
                 if k < 0 and self.piles[move.src]:
                     k = self.down[move.src]
                 return self.piles[move.src][k] if k >= 0 else None
+            case Kind.FOUNDATION_TO_PILE:
+                pile = self.foundations[move.src]
+                return pile[-1] if pile else None
             case Kind.STOCK:
                 return None
             case _:
                 assert_never(move.kind)
 
     def describe(self, action: int) -> str:
-        if TABLE[action].kind is Kind.STOCK and not self.stock:
+        if self.moves[action].kind is Kind.STOCK and not self.stock:
             return "talon turned over -> stock (new pass)"
         return super().describe(action)
 

@@ -79,6 +79,11 @@ constexpr int suit_of(int c) { return c / 13; }
 constexpr bool is_red(int c) { return suit_of(c) == 1 || suit_of(c) == 2; }
 constexpr int card_of(int rank, int suit) { return suit * 13 + rank - 1; }
 
+// What a step that applies nothing (an illegal or out-of-range id) reports as cards gained: no
+// move changes the foundations by this much (a legal one may lose a card: worrying_back).
+// patience_gym.native.ILLEGAL_GAIN is the same number (a test compares them).
+constexpr int ILLEGAL_GAIN = -1000;
+
 // "TD", as core.cards.NAME.
 inline std::string card_name(int c) {
     static const char RANKS[] = "A23456789TJQK";
@@ -326,7 +331,9 @@ std::unique_ptr<Game> make_game(const std::string& name, const Options& options)
 template <class Derived, const auto& Spec>
 class Port : public Game {
 public:
-    int n_actions() const final { return Spec.n_actions(); }
+    // The spec's table is the widest of any option value; a port whose table is shorter under some
+    // options (move kinds that only an option appends: Klondike's worrying_back) overrides this.
+    int n_actions() const override { return Spec.n_actions(); }
     // The spec's layout is the widest of any option value; a port whose layout is narrower under
     // some options (segments that only an option appends: Klondike's stock="known") overrides this.
     int obs_size() const override { return Spec.obs_size(); }

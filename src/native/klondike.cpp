@@ -20,9 +20,11 @@ constexpr int N_PILES = 7;
 constexpr int TALON_F = spec.first("TALON_TO_FOUNDATION"), PILE_F0 = spec.first("PILE_TO_FOUNDATION");
 constexpr int TALON_P0 = spec.first("TALON_TO_PILE"), STOCK = spec.first("STOCK");
 constexpr int PILE_P0 = spec.first("PILE_TO_PILE");
-constexpr int N_ACTIONS = spec.n_actions();
+// worrying_back=True appends "foundation f -> pile j" (f-major); without it the table ends there.
+constexpr int FOUND_P0 = spec.first("FOUNDATION_TO_PILE"), N_ACTIONS = spec.n_actions();
 static_assert(spec.count("PILE_TO_FOUNDATION") == N_PILES &&
-              spec.count("PILE_TO_PILE") == N_PILES * (N_PILES - 1));
+              spec.count("PILE_TO_PILE") == N_PILES * (N_PILES - 1) && FOUND_P0 == PILE_P0 + N_PILES * (N_PILES - 1) &&
+              N_ACTIONS == FOUND_P0 + 4 * N_PILES);
 // Observation places per card (klondike.PLACES, by their names) and the scalars after card_place.
 constexpr int NP = spec.n_places(), FOUNDATION = spec.place("foundation"), TALON_TOP = spec.place("talon top");
 constexpr int TALON_BELOW = spec.place("talon below the top three (seen)");
@@ -37,7 +39,7 @@ constexpr int N_STOCK = 24;
 // A pile holds at most 6 face-down cards and a king-to-ace build.
 constexpr int PILE_CAP = 6 + 13;
 
-enum class Kind { TalonF, PileF, TalonP, Stock, PileP };
+enum class Kind { TalonF, PileF, TalonP, Stock, PileP, FoundP };
 using Move = pg::Move<Kind>;
 
 // The table, i-major for pile -> pile as in klondike._table().
@@ -46,6 +48,7 @@ constexpr Move move_of(int a) {
     if (a < TALON_P0) return {Kind::PileF, a - PILE_F0, -1};
     if (a < STOCK) return {Kind::TalonP, -1, a - TALON_P0};
     if (a == STOCK) return {Kind::Stock, -1, -1};
+    if (a >= FOUND_P0) return {Kind::FoundP, (a - FOUND_P0) / N_PILES, (a - FOUND_P0) % N_PILES};
     const int k = a - PILE_P0, i = k / 6, r = k % 6;
     return {Kind::PileP, i, r < i ? r : r + 1};
 }
@@ -55,10 +58,11 @@ constexpr int pile_to_pile(int i, int j) { return PILE_P0 + 6 * i + (j < i ? j :
 
 class Klondike final : public Port<Klondike, spec> {
 public:
-    Klondike(int draw, int passes, bool partial, bool known_stock)
-        : draw_(draw), passes_(passes), partial_(partial), known_stock_(known_stock) {}
+    Klondike(int draw, int passes, bool partial, bool known_stock, bool worrying)
+        : draw_(draw), passes_(passes), partial_(partial), known_stock_(known_stock), worrying_(worrying) {}
 
     int obs_size() const override { return known_stock_ ? OBS_SIZE : O_STOCK_ORDER; }
+    int n_actions() const override { return worrying_ ? N_ACTIONS : FOUND_P0; }
 
     void deal(const std::vector<int>& pack) override {
         int k = 0;
@@ -84,6 +88,9 @@ public:
         return rank_of(c) != ACE && alternate_down(pile.back(), c);
     }
 
+    // worrying_back: foundation f's top card may come back onto pile j, where it fits as any card.
+    bool back(int f, int j) const { return found_[f] > 0 && to_pile(card_of(found_[f], f), j); }
+
     bool can_pass() const { return !talon_.empty() && (passes_ < 0 || passes_used_ < passes_); }
 
     // Index in pile i of the card that would head a move to pile j, or -1. A whole pile never
@@ -106,13 +113,14 @@ public:
             case Kind::TalonP: return !talon_.empty() && to_pile(talon_.back(), m.dst);
             case Kind::PileF: return !piles_[m.src].empty() && to_foundation(piles_[m.src].back());
             case Kind::PileP: return run_start(m.src, m.dst) >= 0;
+            case Kind::FoundP: return worrying_ && back(m.src, m.dst);
         }
         return false;
     }
 
     // The same rules as is_legal, enumerated pile by pile (pile_runs for pile -> pile).
     void legal_mask(std::uint8_t* out) const override {
-        std::memset(out, 0, N_ACTIONS);
+        std::memset(out, 0, static_cast<std::size_t>(n_actions()));
         out[STOCK] = !stock_.empty() || can_pass();
         if (!talon_.empty()) {
             const int t = talon_.back();
@@ -121,9 +129,11 @@ public:
         }
         for (int i = 0; i < N_PILES; ++i)
             if (!piles_[i].empty()) out[PILE_F0 + i] = to_foundation(piles_[i].back());
-        std::array<std::int8_t, N_ACTIONS> runs;
+        std::array<std::int8_t, FOUND_P0> runs;
         pile_runs(runs.data());
-        for (int a = PILE_P0; a < N_ACTIONS; ++a) out[a] = runs[a] >= 0;
+        for (int a = PILE_P0; a < FOUND_P0; ++a) out[a] = runs[a] >= 0;
+        if (worrying_)
+            for (int a = FOUND_P0; a < N_ACTIONS; ++a) out[a] = back(move_of(a).src, move_of(a).dst);
     }
 
     // run_start(i, j) of every pile -> pile action (at its id; -1 where illegal), asked only where
@@ -131,7 +141,7 @@ public:
     // card, so only the piles showing such a card face up are asked; an empty pile asks every
     // pile. The solver's moves read the run's head from here, so run_start runs once a move.
     void pile_runs(std::int8_t* runs) const {
-        std::memset(runs + PILE_P0, -1, N_ACTIONS - PILE_P0);
+        std::memset(runs + PILE_P0, -1, FOUND_P0 - PILE_P0);
         std::array<std::int8_t, N_KINDS> pile_of;  // the pile showing each face-up card, or -1
         pile_of.fill(-1);
         for (int i = 0; i < N_PILES; ++i) {
@@ -189,6 +199,10 @@ public:
                 flip(m.src);
                 return;
             }
+            case Kind::FoundP:
+                piles_[m.dst].push(card_of(found_[m.src]--, m.src));
+                hashed_ &= ~(1u << m.dst);
+                return;
         }
     }
 
@@ -358,7 +372,7 @@ public:
     // the first version, needed two: 8S from 9D onto 9H only swaps what lies on the red nines,
     // and seed 165 of draw 3 was "proven" lost through it.)
     std::uint64_t solver_hash() const override {
-        if (!partial_) return canonical_hash();
+        if (!prunes_solver_moves()) return canonical_hash();
         std::array<std::int8_t, N_KINDS> on;  // the card lying directly on a face-up card, or -1
         std::array<bool, N_KINDS> up{};
         on.fill(-1);
@@ -398,7 +412,9 @@ public:
         if (!to_foundation(c)) return false;
         const int r = rank_of(c);
         const int other0 = is_red(c) ? 0 : 1, other1 = is_red(c) ? 3 : 2;  // C S black, D H red
-        return r <= 2 || (found_[other0] >= r - 1 && found_[other1] >= r - 1);
+        // worrying_back: foundation cards may come back, so only r <= 2 (the proof below holds:
+        // no card is ever put on c, and an ace never comes back onto a pile)
+        return r <= 2 || (!worrying_ && found_[other0] >= r - 1 && found_[other1] >= r - 1);
     }
 
     // SAFE MOVE 1: a pile's last card c that is a dead_end_card() goes up. From then on c only
@@ -443,6 +459,7 @@ public:
     // and w is not in S (x is the lowest moved), against (3). So no card of S ever moves, and the
     // game cannot be won. A card stuck on its own targets and predecessor is the common case.
     bool dead() const override {
+        if (worrying_) return false;  // the proof needs foundation cards that never come back
         std::array<std::int8_t, N_KINDS> pile, at{};
         pile.fill(-1);
         for (int i = 0; i < N_PILES; ++i)
@@ -513,6 +530,7 @@ public:
             case Kind::TalonP: return 4;
             case Kind::TalonF: return 4;
             case Kind::Stock: return 1;
+            case Kind::FoundP: return 0;
         }
         return 0;
     }
@@ -593,7 +611,8 @@ public:
     }
     static bool puts_up(int action) { return action == TALON_F || (action >= PILE_F0 && action < TALON_P0); }
 
-    bool prunes_solver_moves() const override { return partial_; }
+    // Not with worrying_back: the proof below does not cover foundation cards coming back.
+    bool prunes_solver_moves() const override { return partial_ && !worrying_; }
 
     // The planner's moves (core.hpp, not safe): the solver's, less the pile -> pile moves that
     // neither turn up a card, nor empty a pile, nor uncover a card that goes straight to its
@@ -623,12 +642,15 @@ public:
     void moves(Add&& add, bool pruned) const {
         for (int a = PILE_F0; a < TALON_P0; ++a)
             if (is_legal(a)) add(&a, 1, move_priority(a));
-        std::array<std::int8_t, N_ACTIONS> runs;
+        std::array<std::int8_t, FOUND_P0> runs;
         pile_runs(runs.data());
-        for (int a = PILE_P0; a < N_ACTIONS; ++a) {
+        for (int a = PILE_P0; a < FOUND_P0; ++a) {
             const int k = runs[a], i = move_of(a).src;
             if (k >= 0 && (!pruned || useful_pile_move(i, k))) add(&a, 1, pile_priority(i, k));
         }
+        if (worrying_)  // a foundation card back onto a pile: tried last
+            for (int a = FOUND_P0; a < N_ACTIONS; ++a)
+                if (back(move_of(a).src, move_of(a).dst)) add(&a, 1, 0);
         // the piles each card could go to (to_pile asked once a pile, for the cards that fit it)
         std::array<std::uint8_t, N_KINDS> fits{};
         for (int j = 0; j < N_PILES; ++j) {
@@ -676,6 +698,7 @@ private:
     int passes_;  // -1: without limit
     bool partial_;
     bool known_stock_;  // stock="known": the stock's order is observed (stock_order)
+    bool worrying_;     // worrying_back: a foundation's top card may come back onto a pile
     // position (klondike.py STATE)
     std::array<Stack<PILE_CAP>, N_PILES> piles_{};
     std::array<int, N_PILES> down_{};
@@ -692,10 +715,11 @@ private:
 };
 
 // klondike.Klondike.OPTIONS: draw (1 or 3), passes (-1 for None: without limit), partial_moves,
-// stock ("hidden" or "known").
+// stock ("hidden" or "known"), worrying_back.
 [[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
     return std::make_unique<Klondike>(static_cast<int>(o["draw"]), static_cast<int>(o["passes"]),
-                                      o["partial_moves"] != 0, o["stock"] == spec.choice("stock", "known"));
+                                      o["partial_moves"] != 0, o["stock"] == spec.choice("stock", "known"),
+                                      o["worrying_back"] != 0);
 });
 
 }  // namespace

@@ -324,7 +324,9 @@ std::vector<Found> candidates(std::array<std::unique_ptr<Game>, 3> root, int reg
             }
             if (!legal || line.size() == node.path.size()) continue;
             const int gain = gs[0]->foundation_cards() - before;
-            event = event || gain > 0 || !reversible(*gs[0], g0.canonical_hash(), mask);
+            // a card put up ends a candidate where no move brings it back (every variant but
+            // Klondike with worrying_back, where putting a card up is as quiet as any pile move)
+            event = event || !reversible(*gs[0], g0.canonical_hash(), mask);
             const std::uint64_t h = gs[0]->canonical_hash();
             if (event) {
                 if (!found_seen.insert(h)) continue;

@@ -6,9 +6,11 @@
 // so that it serves every variant:
 //
 // 1. CANDIDATES. From the current position, every line of moves that tells the player nothing
-//    new and wins no card is explored (the QUIET REGION, breadth first, at most `region`
-//    positions); each move out of it that turns up a card the player has not seen, or puts a card
-//    on a foundation, ends a candidate: the quiet line to it, then that move. The moves are the
+//    new and can be undone move by move is explored (the QUIET REGION, breadth first, at most
+//    `region` positions); each move out of it that turns up a card the player has not seen, or
+//    cannot be undone by one move (a card put on a foundation, unless Klondike's worrying_back
+//    lets it come back; a talon card played), ends a candidate: the quiet line to it, then that
+//    move. The moves are the
 //    solver's own (Game::solver_moves: in Klondike "turn the stock k times, then play the talon's
 //    top"; a variant's provably safe move alone where it has one). Whether a move shows something
 //    new is asked of the position itself, never of a hidden card: the move is played on three

@@ -112,11 +112,12 @@ struct Stepper {
         return live;
     }
 
-    // A legal action applied, then refresh(): (cards gained, won, live). (-1, False, False) for an
-    // illegal or out-of-range id, with nothing changed (the env then takes its illegal path).
+    // A legal action applied, then refresh(): (cards gained, won, live). (ILLEGAL_GAIN, False,
+    // False) for an illegal or out-of-range id, with nothing changed (the env then takes its
+    // illegal path). Cards gained may be -1: Klondike's worrying_back brings one down.
     nb::tuple step(std::int64_t a) const {
         if (a < 0 || a >= game->n_actions() || !game->is_legal(static_cast<int>(a)))
-            return nb::make_tuple(-1, false, false);
+            return nb::make_tuple(pg::ILLEGAL_GAIN, false, false);
         const int before = game->foundation_cards();
         game->apply(static_cast<int>(a));
         const bool live = refresh();
@@ -141,6 +142,7 @@ using Block = nb::ndarray<float, nb::ndim<3>, nb::c_contig, nb::device::cpu>;
 }  // namespace
 
 NB_MODULE(_native, m) {
+    m.attr("ILLEGAL_GAIN") = pg::ILLEGAL_GAIN;
     m.doc() = "The native (C++) rules engine of patience-gym; see src/native/core.hpp for the design.";
 
     m.def(
@@ -197,8 +199,8 @@ NB_MODULE(_native, m) {
             "play",
             [](pg::Game& g, std::int64_t a) -> std::pair<int, bool> {
                 // Game.apply's fast path: one call that applies a legal action and says what it
-                // changed (cards gained, won); (-1, False) for an illegal or out-of-range id.
-                if (a < 0 || a >= g.n_actions() || !g.is_legal(static_cast<int>(a))) return {-1, false};
+                // changed (cards gained, won); (ILLEGAL_GAIN, False) for an illegal or out-of-range id.
+                if (a < 0 || a >= g.n_actions() || !g.is_legal(static_cast<int>(a))) return {pg::ILLEGAL_GAIN, false};
                 const int before = g.foundation_cards();
                 g.apply(static_cast<int>(a));
                 return {g.foundation_cards() - before, g.won()};

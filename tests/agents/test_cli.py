@@ -241,7 +241,8 @@ def test_table_shows_full_policy_names_and_the_options_in_effect(
     table = format_table([evaluate("Klondike-v0", LongNamedGreedy(), episodes=2, env_kwargs={"draw": 3})])
     assert "greedy-with-a-long-name-the-table-used-to-cut " in table
     assert table.splitlines()[0].endswith("options")
-    assert table.splitlines()[2].endswith("draw=3 passes=1 partial_moves=False stock=hidden")
+    in_effect = "draw=3 passes=1 partial_moves=False stock=hidden worrying_back=False"
+    assert table.splitlines()[2].endswith(in_effect)
     code, out, _ = run_cli(capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1")
     assert code == 0 and out.splitlines()[2].endswith("deal=dick")
     code, out, _ = run_cli(
@@ -314,4 +315,5 @@ def test_the_baselines_page_evaluation_example_runs(capsys: pytest.CaptureFixtur
     exec(compile(code, "docs/baselines.md", "exec"), {})
     rows = capsys.readouterr().out.splitlines()[2:]
     assert [r.split()[1] for r in rows] == ["random", "greedy", "first_legal"]
-    assert all(r.endswith("draw=3 passes=1 partial_moves=False stock=hidden") for r in rows)
+    in_effect = "draw=3 passes=1 partial_moves=False stock=hidden worrying_back=False"
+    assert all(r.endswith(in_effect) for r in rows)

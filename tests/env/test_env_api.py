@@ -245,10 +245,11 @@ def test_numpy_option_values_count_as_their_python_value() -> None:
         passes=np.int64(2),
         partial_moves=np.bool_(True),
         stock=np.str_("known"),
+        worrying_back=np.bool_(True),
     )
     game = env.unwrapped.game
-    assert game.options == {"draw": 3, "passes": 2, "partial_moves": True, "stock": "known"}
-    assert [type(v) for v in game.options.values()] == [int, int, bool, str]
+    assert game.options == dict(draw=3, passes=2, partial_moves=True, stock="known", worrying_back=True)
+    assert [type(v) for v in game.options.values()] == [int, int, bool, str, bool]
     louis = gym.make("patience_gym/Louis-v0", deal=np.str_("dick")).unwrapped.game
     assert louis.options == {"deal": "dick"} and type(louis.options["deal"]) is str
 

@@ -14,7 +14,7 @@ from patience_gym.agents.policies.heuristics.klondike import heuristic
 from patience_gym.core.cards import NAME, names, parse_card
 from patience_gym.core.game import IllegalMove
 from patience_gym.core.moves import Move
-from patience_gym.games.klondike import PLACES, TABLE, Kind, Klondike
+from patience_gym.games.klondike import PLACES, TABLE, TABLE_WORRYING, Kind, Klondike
 from patience_gym.testing import act, action_id, check_position, deck, legal_moves_text, rest_of_pack
 from tests.helpers import replay_the_recorded_win, scenario_deal
 
@@ -410,6 +410,50 @@ def test_a_known_stock_changes_no_rule() -> None:
             assert hidden.apply(a) == known.apply(a)
 
 
+# pile 4 ends 3D: once AS and 2S are up, worrying back may bring 2S down onto it
+PILES_3D = [*PILES[:4], "6C 6D 6H 6S 3D", *PILES[5:]]
+
+
+def _spades_up(**options: object) -> Klondike:
+    g = game_for(PILES_3D, **options)
+    act(g, "AS pile 2 -> foundation")
+    act(g, "2S pile 3 -> foundation")
+    return g
+
+
+def test_foundation_cards_never_come_back_by_default() -> None:
+    g = _spades_up()
+    assert g.n_actions == 58 and "foundation" not in " ".join(t.split(" -> ")[0] for t in legal_moves_text(g))
+    check_position(g)
+
+
+def test_worrying_back_brings_a_foundation_top_card_down_where_it_fits() -> None:
+    g = _spades_up(worrying_back=True)
+    assert g.n_actions == 86
+    assert "2S foundation S -> pile 4" in legal_moves_text(g), "2S fits 3D as any card would"
+    assert not g.is_legal(action_id(g, "foundation S -> pile 6")), "2S on 2H: not one rank lower"
+    assert not g.is_legal(action_id(g, "foundation H -> pile 4")), "an empty foundation has no card"
+    check_position(g)
+    act(g, "2S foundation S -> pile 4")
+    assert g.foundation_cards == 1
+    assert names(g.piles[4][-2:]) == ["3D", "2S"] and names(g.foundations[3]) == ["AS"]
+    # the ace under it never comes back: an ace is never placed on a two (2S now, or 2H)
+    assert not any(g.is_legal(action_id(g, f"foundation S -> pile {j}")) for j in range(7))
+    check_position(g)
+    act(g, "2S pile 4 -> foundation")  # and it may go up again
+    assert names(g.foundations[3]) == ["AS", "2S"]
+
+
+def test_worrying_back_loses_the_card_in_the_reward(engine: str) -> None:
+    env = gym.make("patience_gym/Klondike-v0", engine=engine, worrying_back=True)
+    env.reset(options={"deck": klondike_deck(PILES_3D, STOCK)})
+    assert env.action_space.n == 86
+    for text in ("pile 2 -> foundation", "pile 3 -> foundation", "foundation S -> pile 4"):
+        _, reward, terminated, _, info = env.step(action_id(env.unwrapped.game, text))
+    assert reward == pytest.approx(-1 / 52) and not terminated and info["foundation_cards"] == 1
+    assert gym.make("patience_gym/Klondike-v0", engine=engine).action_space.n == 58
+
+
 def test_the_stock_option_reaches_the_game_through_make(engine: str) -> None:
     env = gym.make("patience_gym/Klondike-v0", engine=engine, stock="known")
     obs, _ = env.reset(options={"deck": klondike_deck(PILES, STOCK)})
@@ -462,7 +506,11 @@ def test_a_fixed_deal_and_move_list_win(engine: str) -> None:
 
 
 def test_the_action_table_is_read_off_by_kind() -> None:
-    assert [TABLE.first[k] for k in Kind] == [0, 1, 8, 15, 16] and len(TABLE) == 58
+    assert [TABLE.first[k] for k in list(Kind)[:5]] == [0, 1, 8, 15, 16] and len(TABLE) == 58
+    assert Kind.FOUNDATION_TO_PILE not in TABLE.first, "worrying_back's moves are not in the book's table"
+    # worrying_back=True: the same 58 ids, then foundation f -> pile j, f-major
+    assert TABLE_WORRYING.moves[:58] == TABLE.moves and len(TABLE_WORRYING) == 86
+    assert TABLE_WORRYING[58 + 7 * 3 + 4].text == "foundation S -> pile 4"
     assert TABLE.ids(Kind.PILE_TO_FOUNDATION) == range(1, 8) and TABLE.ids(Kind.PILE_TO_PILE) == range(16, 58)
     assert TABLE[TABLE.first[Kind.PILE_TO_PILE] + 6 * 3 + 4].text == "pile 3 -> pile 5"  # j skips i
     assert all(TABLE[a].dst == a - 8 for a in TABLE.ids(Kind.TALON_TO_PILE))

@@ -45,6 +45,7 @@ def test_a_lockstep_game_is_the_python_game_with_its_twin_moved_alongside() -> N
         "passes": 1,
         "partial_moves": False,
         "stock": "hidden",
+        "worrying_back": False,
     }
     act(g, "AS pile 2 -> foundation")
     assert g.twin is not None and g.twin.foundation_cards == g.foundation_cards == 1

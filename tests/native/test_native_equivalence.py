@@ -345,7 +345,7 @@ def test_the_compiled_module_refuses_misuse() -> None:
             _native.Game.make("Klondike", options)
     with pytest.raises(ValueError, match="no native engine for Chess"):
         _native.Game.make("Chess", {})
-    g = _native.Game.make("Klondike", {"draw": 1, "passes": 1, "partial_moves": 0, "stock": 0})
+    g = _native.Game.make("Klondike", dict(draw=1, passes=1, partial_moves=0, stock=0, worrying_back=0))
     for pack in ([], list(range(51)), [0] * 52, [*range(51), 52], [*range(51), -1]):
         with pytest.raises(ValueError):
             g.deal(pack)

@@ -41,7 +41,7 @@ def test_the_committed_headers_are_what_the_python_games_generate(tmp_path: Path
 def test_a_header_holds_the_python_table_layout_and_options() -> None:
     text = gen_native.header(VARIANTS[0].game)  # Klondike
     game = VARIANTS[0].game()
-    assert "inline constexpr GameSpec<4, 5, 7, 13, 2, 1> klondike{" in text
+    assert "inline constexpr GameSpec<5, 6, 7, 13, 2, 1> klondike{" in text
     # the widest layout: stock="known" appends stock_order to the default one
     known = VARIANTS[0].game(stock="known")
     assert [s.name for s in known.layout.segments] == [s.name for s in game.layout.segments] + ["stock_order"]
@@ -49,7 +49,10 @@ def test_a_header_holds_the_python_table_layout_and_options() -> None:
         assert f'{{"{seg.name}", {seg.start}, {seg.size}}}' in text
     assert "690 observation floats (742 with stock=known: the segments from 690)" in text
     assert '{"PILE_TO_PILE", 16, 42}' in text and len(game.moves) == 16 + 42
-    assert '{{"draw", "passes", "partial_moves", "stock"}}' in text
+    # the widest table: worrying_back=True appends its kind to the default one
+    assert '{"PILE_TO_PILE", 16, 42}, {"FOUNDATION_TO_PILE", 58, 28}}}' in text
+    assert "58 actions (86 with worrying_back=True: the kinds from 58)" in text
+    assert '{{"draw", "passes", "partial_moves", "stock", "worrying_back"}}' in text
     assert '{{{"stock", "hidden", 0}, {"stock", "known", 1}}}' in text
     assert '"talon top", "talon second from top"' in text
     assert '{{"counter_score"}}' in text  # the info extras
@@ -92,6 +95,24 @@ def test_an_option_may_grow_the_layout_only_at_its_end(monkeypatch: pytest.Monke
         gen_native.header(klondike.Klondike)
 
 
+def test_an_option_may_grow_the_table_only_at_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    from patience_gym.core.moves import MoveTable
+    from patience_gym.games import klondike
+
+    # worrying_back=True with its moves first instead of last: the ids of the others would move
+    kinds = [(k, list(klondike.TABLE_WORRYING.moves[r.start : r.stop])) for k, r in _kind_ranges()]
+    moved = MoveTable.build(kinds[-1], *kinds[:-1])
+    monkeypatch.setattr(klondike, "TABLE_WORRYING", moved)
+    with pytest.raises(ValueError, match="worrying_back=True changes the table other than by appending"):
+        gen_native.header(klondike.Klondike)
+
+
+def _kind_ranges() -> list[tuple[object, range]]:
+    from patience_gym.games.klondike import TABLE_WORRYING, Kind
+
+    return [(k, TABLE_WORRYING.ids(k)) for k in Kind]
+
+
 @needs_native
 def test_options_reach_cpp_by_name_and_unknown_names_are_a_programming_error() -> None:
     from patience_gym import _native  # type: ignore[attr-defined]
@@ -106,18 +127,24 @@ def test_options_reach_cpp_by_name_and_unknown_names_are_a_programming_error() -
         assert (c.n_actions, c.obs_size) == (len(game.moves), game.layout.size)
         with pytest.raises(RuntimeError, match="a bug in the caller"):
             _native.Game.make(variant.game.__name__, {**encoded, "no_such_option": 1})
-    resolved = {"draw": 3, "passes": None, "partial_moves": True, "stock": "known"}
+    resolved = {"draw": 3, "passes": None, "partial_moves": True, "stock": "known", "worrying_back": True}
     assert encode_options(VARIANTS[0].game.OPTIONS, resolved) == {
         "draw": 3,
         "passes": -1,
         "partial_moves": 1,
         "stock": 1,
+        "worrying_back": 1,
     }
     # an option that appends segments: the port's size follows it
     for stock, size in (("hidden", 690), ("known", 742)):
         game = VARIANTS[0].make_game(stock=stock)
         c = _native.Game.make("Klondike", encode_options(game.OPTIONS, game.options))
         assert c.obs_size == game.layout.size == size
+    # an option that appends move kinds: the port's action count follows it
+    for worrying, n in ((False, 58), (True, 86)):
+        game = VARIANTS[0].make_game(worrying_back=worrying)
+        c = _native.Game.make("Klondike", encode_options(game.OPTIONS, game.options))
+        assert c.n_actions == len(game.moves) == n
 
 
 @needs_native
@@ -151,3 +178,10 @@ def test_the_batch_renders_each_row_as_its_python_twin(variant: Variant) -> None
         vec.step(actions)
         ref.step(actions)
     assert vec.render() == ref.render()
+
+
+def test_the_illegal_step_marker_is_the_same_number_in_python_and_cpp() -> None:
+    # a legal move may gain -1 (Klondike's worrying_back), so an illegal step says so otherwise
+    from patience_gym.native import ILLEGAL_GAIN, _module
+
+    assert _module().ILLEGAL_GAIN == ILLEGAL_GAIN < -104

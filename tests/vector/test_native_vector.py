@@ -250,7 +250,7 @@ def test_the_native_batch_refuses_output_arrays_of_the_wrong_kind() -> None:
         np.zeros((n, 1), np.int64),
     ]
     batch = _native.BatchedGames(
-        "Klondike", {"draw": 1, "passes": 1, "partial_moves": 0, "stock": 0}, n, 0, -0.01, 0
+        "Klondike", dict(draw=1, passes=1, partial_moves=0, stock=0, worrying_back=0), n, 0, -0.01, 0
     )
     for k, wrong in [
         (0, np.zeros((n, 690), np.float64)),

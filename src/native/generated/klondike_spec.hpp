@@ -8,13 +8,13 @@
 
 namespace pg::generated {
 
-// 58 actions, 690 observation floats (742 with stock=known: the segments from 690).
-inline constexpr GameSpec<4, 5, 7, 13, 2, 1> klondike{
+// 58 actions (86 with worrying_back=True: the kinds from 58), 690 observation floats (742 with stock=known: the segments from 690).
+inline constexpr GameSpec<5, 6, 7, 13, 2, 1> klondike{
     "Klondike", 1, 52,  // name, packs, cards that win
     // options, in Klondike.OPTIONS order
-    {{"draw", "passes", "partial_moves", "stock"}},
-    // move kinds, in table order: name, first action id, count
-    {{{"TALON_TO_FOUNDATION", 0, 1}, {"PILE_TO_FOUNDATION", 1, 7}, {"TALON_TO_PILE", 8, 7}, {"STOCK", 15, 1}, {"PILE_TO_PILE", 16, 42}}},
+    {{"draw", "passes", "partial_moves", "stock", "worrying_back"}},
+    // move kinds, in table order: name, first action id, count (the widest table)
+    {{{"TALON_TO_FOUNDATION", 0, 1}, {"PILE_TO_FOUNDATION", 1, 7}, {"TALON_TO_PILE", 8, 7}, {"STOCK", 15, 1}, {"PILE_TO_PILE", 16, 42}, {"FOUNDATION_TO_PILE", 58, 28}}},
     // observation segments, in layout order: name, offset, size (the widest layout)
     {{{"card_place", 0, 676}, {"face_down", 676, 7}, {"foundation", 683, 4}, {"stock_size", 687, 1}, {"talon_size", 688, 1}, {"passes_left", 689, 1}, {"stock_order", 690, 52}}},
     // card_place's places per card
