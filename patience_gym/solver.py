@@ -269,13 +269,15 @@ def macro_decide(
     dominances: bool = False,
     table: LostTable | None = None,
     one_per_event: bool = False,
+    probe_nodes: int = 0,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
     (:func:`patience_gym.determinize.hidden_frame` gives both). The ``macro`` policy's search
     (agents/policies/macro.py). ``table``: a :func:`lost_table` kept across one game's decisions,
     which the solve of the real deal (once nothing is hidden) reads and adds to. ``one_per_event``:
-    one candidate per event (its last action), the shortest line to it."""
+    one candidate per event (its last action), the shortest line to it. ``probe_nodes`` > 0: each
+    sampled deal is judged by the solver with a probe of that many of its ``solve_nodes``."""
     proto = make_game(variant, "native", **dict(options or {}))
     assert isinstance(proto, NativeGame)
     found = _module().macro_decide(
@@ -299,6 +301,7 @@ def macro_decide(
         dominances,
         table,
         one_per_event,
+        probe_nodes,
     )
     lines, plays, wins, values, chosen, plan, nodes, region_n, deals = found
     return MacroDecision(

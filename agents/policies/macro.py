@@ -66,6 +66,7 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "dom": (0, "1: the solver's proven dominances in the capped searches (Klondike with partial moves)"),
     "dedup": (0, "1: one candidate per event (its last move), the shortest quiet line to it"),
     "lost": (0, "1: keep the positions the real deal's solves prove lost for the game's later solves"),
+    "probe": (0, "> 0: judge each sampled deal by the solver, probing this many of its nodes first"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie")
 
@@ -91,6 +92,9 @@ class MacroPolicy:
         for key in ("learn", "allwon", "dom", "dedup", "lost"):
             if value[key] not in (0, 1) or isinstance(value[key], bool):
                 raise ValueError(f"macro: {key} must be 0 or 1, got {value[key]!r}")
+        probe = value["probe"]
+        if isinstance(probe, bool) or not isinstance(probe, int) or not 0 <= probe < value["nodes"]:
+            raise ValueError(f"macro: probe must be a whole number from 0 to nodes - 1, got {probe!r}")
         if value["cards"] > 1:
             raise ValueError(f"macro: cards must be at most 1 (a win scores 1), got {value['cards']!r}")
         self.samples, self.batch, self.nodes = int(value["samples"]), int(value["batch"]), int(value["nodes"])
@@ -103,7 +107,8 @@ class MacroPolicy:
             bool(value["lost"]),
         )
         # named only when on: the runs made before these existed keep their names
-        named = {k: v for k, v in value.items() if k not in ("dom", "dedup", "lost") or v}
+        self.probe = int(probe)
+        named = {k: v for k, v in value.items() if k not in ("dom", "dedup", "lost", "probe") or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -163,6 +168,7 @@ class MacroPolicy:
             dominances=self.dominances,
             table=self.table,
             one_per_event=self.dedup,
+            probe_nodes=self.probe,
         )
         self.spent += found.nodes
         if found.plan:

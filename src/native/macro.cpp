@@ -473,7 +473,15 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
             g->apply(a);
         }
         bool won = false;
-        const double v = solver.value(*g, s.cards, result.nodes, won);
+        double v = 0.0;
+        if (s.probe_nodes > 0) {  // the solver with its probe (macro.hpp: probe_nodes)
+            const SolveResult r = solve(*g, s.solve_nodes, 0.0, SolveOptions{s.probe_nodes, s.dominances, nullptr});
+            result.nodes += r.nodes;
+            won = r.verdict == Verdict::Won;
+            v = won ? 1.0 : s.cards * r.best_cards / g->win_cards();
+        } else {
+            v = solver.value(*g, s.cards, result.nodes, won);
+        }
         c.value += v;
         c.wins += won;
         ++c.plays;

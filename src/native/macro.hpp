@@ -82,6 +82,11 @@ struct MacroSettings {
     LostTable* table = nullptr;
     // One candidate per event (its last action): the shortest line to it (macro.cpp, candidates).
     bool one_per_event = false;
+    // > 0: each sampled deal is judged by the solver itself (solve(), solver.hpp: its transposition
+    // table and its probe of this many of the solve_nodes first, as the older planner solves its
+    // sampled deals) instead of the lazy capped search; a solve not won scores `cards` times the
+    // most foundation cards it reached.
+    std::uint64_t probe_nodes = 0;
 };
 
 struct MacroCandidate {

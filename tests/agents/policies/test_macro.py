@@ -96,6 +96,23 @@ def test_every_candidate_ends_where_a_card_is_shown_or_won() -> None:
         assert shown or won or not undone, f"{line}: its last move shows nothing, wins nothing, can be undone"
 
 
+def test_a_card_put_up_is_quiet_only_where_a_move_brings_it_back() -> None:
+    """Klondike's worrying_back (foundation cards may come back): putting a card up can be undone,
+    so it may lie inside a candidate's quiet line; under the book's rule it always ends one."""
+    for worrying, expected in ((True, True), (False, False)):
+        env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3, worrying_back=worrying)
+        core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+        obs, _ = env.reset(seed=7)
+        greedy, played = GreedyPolicy(), []
+        greedy.reset(7)
+        for _ in range(6):
+            played.append(greedy(core, obs))
+            obs, *_ = env.step(played[-1])
+        found = _decide(env, played)
+        puts_up = [line for line in found.lines if any(core.game.moves[a].dst == -1 for a in line[:-1])]
+        assert bool(puts_up) is expected, (worrying, found.lines)
+
+
 def test_the_chosen_candidate_was_judged_on_the_most_deals() -> None:
     env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
     env.reset(seed=7)
@@ -278,6 +295,19 @@ def _card_moved(game: Any, action: int) -> int:
     return int(parse_card(text.split()[0]))
 
 
+def test_the_solver_with_its_probe_judges_the_sampled_deals_blind_to_hidden_cards() -> None:
+    """probe > 0: each sampled deal is judged by the solver (its probe first), as the older planner
+    solves: the same candidates, judged differently, and still no hidden card read."""
+    env = gym.make("patience_gym/Congress-v0")
+    check_blind_to_hidden_cards(env, lambda: make_macro(SMALL + ",probe=200"), 60)
+    assert make_macro("probe=200").name.endswith(",probe=200)") and "probe" not in make_macro().name
+    env.reset(seed=3)
+    lazy = _decide(env, [], cards=0.2, samples=20)
+    solved = _decide(env, [], cards=0.2, samples=20, probe_nodes=200)
+    assert lazy.lines == solved.lines and len(lazy.lines) > 1
+    assert (lazy.plays, lazy.wins, lazy.nodes) != (solved.plays, solved.wins, solved.nodes)
+
+
 def test_settings_are_checked() -> None:
     assert isinstance(make_policy("macro"), MacroPolicy)
     policy = make_macro("samples=5,nodes=1_000,c=0.5,cards=0.2")
@@ -290,6 +320,7 @@ def test_settings_are_checked() -> None:
         ("race=-1", "race must be a number >= 0"),
         ("allwon=2", "allwon must be 0 or 1"),
         ("dom=2", "dom must be 0 or 1"),
+        ("nodes=100,probe=100", "probe must be a whole number from 0 to nodes - 1"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
     ]:
