@@ -303,7 +303,12 @@ def macro_decide(
         one_per_event,
         probe_nodes,
     )
-    lines, plays, wins, values, chosen, plan, nodes, region_n, deals = found
+    return _decision(found)
+
+
+def _decision(found: Any) -> MacroDecision:
+    """:class:`MacroDecision` from the native ``macro_decide``'s tuple, in its order."""
+    lines, plays, wins, values, chosen, plan, nodes, region, deals = found
     return MacroDecision(
         tuple(_ints(line) for line in lines),
         _ints(plays),
@@ -312,7 +317,7 @@ def macro_decide(
         int(chosen),
         _ints(plan),
         int(nodes),
-        int(region_n),
+        int(region),
         int(deals),
     )
 
