@@ -503,3 +503,17 @@ def check_blind_to_hidden_cards(env: gym.Env[Any, Any], make: Callable[[], Any],
             traces, f"{env.unwrapped.spec.id if env.unwrapped.spec else env} seed {seed}"
         )
     assert chosen >= 5, "too few real choices (not forced) before the deals could be told apart"
+
+
+def greedy_start(env: gym.Env[Any, Any], seed: int, moves: int) -> tuple[np.ndarray, list[int]]:
+    """Deal ``seed`` on ``env`` and play greedy's first ``moves`` moves: the observation then and
+    the actions played (a position a little into the game, for the planners' tests)."""
+    from patience_gym.agents.policies.base import GreedyPolicy
+
+    obs, _ = env.reset(seed=seed)
+    greedy, played = GreedyPolicy(), []
+    greedy.reset(seed)
+    for _ in range(moves):
+        played.append(greedy(env.unwrapped, obs))  # type: ignore[arg-type]
+        obs, *_ = env.step(played[-1])
+    return obs, played

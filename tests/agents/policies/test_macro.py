@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
-from patience_gym.agents.policies.base import GreedyPolicy
 from patience_gym.agents.policies.macro import MacroPolicy, make_macro
 from patience_gym.agents.registry import make_policy
 from patience_gym.core.cards import RANK, RED, parse_card
@@ -19,7 +18,7 @@ from patience_gym.determinize import hidden_frame, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import NativeGame, make_game, native_available
 from patience_gym.solver import lost_table, macro_decide, solve_deal
-from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace
+from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace, greedy_start
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the macro planner runs in the native engine")
 
@@ -70,12 +69,7 @@ def test_every_candidate_ends_where_a_card_is_shown_or_won() -> None:
     the player had not seen, wins one, or cannot be undone."""
     env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    obs, _ = env.reset(seed=4)
-    greedy, played = GreedyPolicy(), []
-    greedy.reset(4)
-    for _ in range(6):
-        played.append(greedy(core, obs))
-        obs, *_ = env.step(played[-1])
+    _, played = greedy_start(env, 4, 6)
     found = _decide(env, played)
     assert len(found.lines) >= 2 and 0 <= found.chosen < len(found.lines)
     deck = core.game.deck()
@@ -102,13 +96,7 @@ def test_a_card_put_up_is_quiet_only_where_a_move_brings_it_back() -> None:
     for worrying, expected in ((True, True), (False, False)):
         env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3, worrying_back=worrying)
         core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-        obs, _ = env.reset(seed=7)
-        greedy, played = GreedyPolicy(), []
-        greedy.reset(7)
-        for _ in range(6):
-            played.append(greedy(core, obs))
-            obs, *_ = env.step(played[-1])
-        found = _decide(env, played)
+        found = _decide(env, greedy_start(env, 7, 6)[1])
         puts_up = [line for line in found.lines if any(core.game.moves[a].dst == -1 for a in line[:-1])]
         assert bool(puts_up) is expected, (worrying, found.lines)
 

@@ -17,7 +17,7 @@ from patience_gym.determinize import consistent_deck
 from patience_gym.env import PatienceEnv
 from patience_gym.native import NativeGame, make_game, native_available
 from patience_gym.solver import seen_hash, uct_search
-from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace
+from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace, greedy_start
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the tree search runs in the native engine")
 
@@ -60,13 +60,7 @@ def _position(seed: int, moves: int) -> tuple[gym.Env[Any, Any], np.ndarray, lis
     """Klondike draw 3 after greedy's first ``moves`` moves of deal ``seed``: the env, its
     observation and the moves."""
     env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
-    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    obs, _ = env.reset(seed=seed)
-    greedy, played = GreedyPolicy(), []
-    greedy.reset(seed)
-    for _ in range(moves):
-        played.append(greedy(core, obs))
-        obs, *_ = env.step(played[-1])
+    obs, played = greedy_start(env, seed, moves)
     return env, obs, played
 
 
