@@ -26,6 +26,7 @@ from patience_gym.native import NativeGame, _module, make_game
 __all__ = [
     "VERDICTS",
     "Label",
+    "MacroDecision",
     "beam",
     "dive",
     "has_beam_layers",

@@ -4,6 +4,8 @@
 
     python scripts/planner_losses.py --seeds 0:40
     python scripts/planner_losses.py --spec planner:samples=4,budget=5000 --seeds 0:20
+    python scripts/planner_losses.py --spec macro --seeds 0:40 --candidates \
+        --skip-won results/macro/klondike-draw3/summary.json
 
 The planner plays each deal the solver's labels call won (Klondike with ``draw=3, passes=None,
 partial_moves=True`` by default; ``--set name=value`` for other options, ``--env`` for another
@@ -17,13 +19,23 @@ line (``plan``), a fresh vote of the sampled deals (``solved``), or its greedy f
 every legal move is solved on N deals consistent with what the player has seen (the planner's own
 question, ``--sample-budget`` nodes each, all in the probe) and on the real deal, and the counts of
 sampled deals won, lost and unknown after each move are printed beside the real verdict.
+
+The ``macro`` planner works too (``--spec macro[:settings]``). ``--candidates`` prints, for the search
+that chose the losing move, every candidate line with the sampled deals it was judged on, how many
+it won and its mean value (``*`` marks the one played), beside the real deal's verdict after the
+line: whether the deal was lost by a near tie, by a clear misjudgement, or by an early pick.
+``--skip-won`` takes a ``summary.json`` of the same spec (scripts/eval_chunks.py) and counts its won
+seeds as won without playing them again (the planners' choices are seeded, so they would be).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -31,6 +43,7 @@ import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.agents.common.config import apply_overrides
+from patience_gym.agents.policies.macro import MacroPolicy
 from patience_gym.agents.policies.planner import PlannerPolicy
 from patience_gym.agents.registry import make_policy
 from patience_gym.agents.solving.chunks import parse_seeds
@@ -40,7 +53,7 @@ from patience_gym.determinize import consistent_deck
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
 from patience_gym.native import reference
-from patience_gym.solver import solve_line
+from patience_gym.solver import MacroDecision, solve_line
 
 DEFAULT_SETS = ["draw=3", "passes=null", "partial_moves=true"]
 
@@ -50,28 +63,99 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
     return apply_overrides({}, items)
 
 
+Policy = PlannerPolicy | MacroPolicy
+
+
+@dataclass
+class Game:
+    """One game of a planner: the env at its end, the moves, how each was made (and the move in
+    words), whether it won; for the macro planner, its searches (``decisions``) and, for each move,
+    the index of the search that chose it (-1: none) and the moves played before that search."""
+
+    core: PatienceEnv
+    seed: int
+    options: dict[str, Any]
+    actions: list[int]
+    hows: list[tuple[str, str]]
+    won: bool
+    decisions: list[MacroDecision] = field(default_factory=list)
+    chosen_by: list[int] = field(default_factory=list)
+    started_at: list[int] = field(default_factory=list)
+
+
+def play_game(env_id: str, options: dict[str, Any], spec: str, seed: int) -> Game:
+    """The planner's (``planner`` or ``macro``) game on ``seed``."""
+    env = gym.make(env_id, **options)
+    obs, info = env.reset(seed=seed)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    planner = make_policy(spec)
+    if not isinstance(planner, PlannerPolicy | MacroPolicy):
+        raise SystemExit(f"planner_losses: {spec!r} is not a planner spec (planner[:...], macro[:...])")
+    planner.reset(seed)
+    game = Game(core, seed, options, [], [], False)
+    done, by, start = False, -1, 0
+    while not done:
+        before = Counter(planner.stats)
+        searched = getattr(planner, "last", None)
+        action = planner(core, obs)
+        how = next(k for k in planner.stats if planner.stats[k] != before[k])
+        if isinstance(planner, MacroPolicy) and planner.last is not searched and planner.last is not None:
+            game.decisions.append(planner.last)
+            by, start = len(game.decisions) - 1, len(game.actions)
+        elif how not in ("line", "plan"):
+            by, start = -1, len(game.actions)
+        game.chosen_by.append(by)
+        game.started_at.append(start)
+        game.hows.append((how, core.describe_action(action)))
+        game.actions.append(action)
+        obs, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    game.won = bool(info["won"])
+    return game
+
+
 def play(
     env_id: str, options: dict[str, Any], spec: str, seed: int
 ) -> tuple[PatienceEnv, list[int], list[tuple[str, str]], bool]:
     """The planner's game on ``seed``: the env at its end, the moves, how each was made (and the
     move in words), and whether it won."""
-    env = gym.make(env_id, **options)
-    obs, info = env.reset(seed=seed)
+    game = play_game(env_id, options, spec, seed)
+    return game.core, game.actions, game.hows, game.won
+
+
+def candidates(game: Game, move: int, budget: int) -> list[str]:
+    """For the macro planner's search that chose move ``move`` (1-based): each candidate's sampled
+    deals, wins and mean value, and the real deal's verdict after its line."""
+    index = game.chosen_by[move - 1]
+    if index < 0:
+        return ["    (no search of the sampled deals chose this move)"]
+    found, before = game.decisions[index], game.actions[: game.started_at[move - 1]]
+    deck = deck_of(game.core)
+    out = []
+    for i, line in enumerate(found.lines):
+        truth = label_after(game.core, deck, [*before, *line], budget, budget // 2)
+        plays = found.plays[i]
+        mean = found.values[i] / plays if plays else float("nan")
+        mark = "*" if i == found.chosen else " "
+        out.append(
+            f"  {mark} {line_text(game, before, line):60s} deals {plays:4d}, won {found.wins[i]:4d},"
+            f" value {mean:.3f}; the real deal: {truth}"
+        )
+    return out
+
+
+def line_text(game: Game, before: list[int], line: tuple[int, ...]) -> str:
+    """The moves of ``line``, in words, played on the real deal after ``before``."""
+    env = gym.make(f"patience_gym/{game.core.variant.env_name}", **game.options)
+    env.reset(seed=game.seed)
+    for a in before:
+        env.step(a)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    planner = make_policy(spec)
-    if not isinstance(planner, PlannerPolicy):
-        raise SystemExit(f"planner_losses: {spec!r} is not a planner spec (planner[:settings])")
-    planner.reset(seed)
-    hows: list[tuple[str, str]] = []
-    done = False
-    while not done:
-        before = Counter(planner.stats)
-        action = planner(core, obs)
-        how = next(k for k in planner.stats if planner.stats[k] != before[k])
-        hows.append((how, core.describe_action(action)))
-        obs, _, terminated, truncated, info = env.step(action)
-        done = terminated or truncated
-    return core, list(planner.actions), hows, bool(info["won"])
+    words = []
+    for a in line:
+        words.append(core.describe_action(int(a)))
+        env.step(int(a))
+    return ", ".join(words)
 
 
 def deck_of(core: PatienceEnv) -> list[str]:
@@ -134,6 +218,27 @@ def hindsight(
     return out
 
 
+def report(env_id: str, options: dict[str, Any], seed: int, args: argparse.Namespace) -> str | None:
+    """Play ``seed``; if the planner loses it, print the losing move (and what ``--hindsight`` and
+    ``--candidates`` ask for) and return how that move was made (None: won; "": not found)."""
+    game = play_game(env_id, options, args.spec, seed)
+    if game.won:
+        return None
+    n, label = losing_move(game.core, game.actions, args.budget)
+    if n < 0:
+        print(f"seed {seed}: lost, yet the real deal is still won at the end (budget too small?)")
+        return ""
+    how, text = game.hows[n - 1]
+    print(f"seed {seed}: still won after {n - 1} moves; move {n} ({how}: {text}) leaves it {label}")
+    if args.hindsight:
+        before = game.actions[: n - 1]
+        lines = hindsight(env_id, options, seed, before, args.hindsight, args.budget, args.sample_budget)
+        print("\n".join(lines), flush=True)
+    if args.candidates and game.decisions:
+        print("\n".join(candidates(game, n, args.budget)), flush=True)
+    return how
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", default="Klondike-v0", help="variant (default Klondike-v0)")
@@ -145,6 +250,14 @@ def main(argv: list[str] | None = None) -> int:
         "--hindsight", type=int, default=0, metavar="N", help="sampled deals per move (0: none)"
     )
     parser.add_argument("--sample-budget", type=int, default=20_000, help="solver nodes per sampled deal")
+    parser.add_argument(
+        "--candidates",
+        action="store_true",
+        help="macro: the losing search's candidates, their sampled values and the real deal's verdicts",
+    )
+    parser.add_argument(
+        "--skip-won", metavar="SUMMARY", help="summary.json of this spec: its won_seeds count as won"
+    )
     args = parser.parse_args(argv)
     try:
         for name in ("budget", "hindsight", "sample_budget"):
@@ -165,36 +278,20 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    skip = set(json.loads(Path(args.skip_won).read_text())["won_seeds"]) if args.skip_won else set()
     kinds: Counter[str] = Counter()
     won = 0
     for seed in seeds:
         if seed not in labels or labels[seed].label != "won":
             continue
-        core, actions, hows, planner_won = play(variant.env_id, options, args.spec, seed)
-        if planner_won:
+        if seed in skip:
             won += 1
             continue
-        n, label = losing_move(core, actions, args.budget)
-        if n < 0:
-            print(f"seed {seed}: lost, yet the real deal is still won at the end (budget too small?)")
-            continue
-        how, text = hows[n - 1]
-        kinds[how] += 1
-        print(
-            f"seed {seed}: still won after {n - 1} moves; move {n} ({how}: {text}) leaves it {label}",
-            flush=True,
-        )
-        if args.hindsight:
-            lines = hindsight(
-                variant.env_id,
-                options,
-                seed,
-                actions[: n - 1],
-                args.hindsight,
-                args.budget,
-                args.sample_budget,
-            )
-            print("\n".join(lines), flush=True)
+        how = report(variant.env_id, options, seed, args)
+        if how is None:
+            won += 1
+        elif how:
+            kinds[how] += 1
     lost = sum(kinds.values())
     print(f"winnable deals: planner won {won}, lost {lost}; the losing move made by: {dict(kinds)}")
     return 0

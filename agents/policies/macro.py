@@ -42,7 +42,7 @@ import numpy as np
 
 from patience_gym.determinize import hidden_frame, unseen_positions
 from patience_gym.env import PatienceEnv
-from patience_gym.solver import lost_table, macro_decide
+from patience_gym.solver import MacroDecision, lost_table, macro_decide
 
 from .base import GreedyPolicy
 from .settings import parse_settings, settings_usage
@@ -122,6 +122,7 @@ class MacroPolicy:
         self.decisions = 0
         self.stats = Counter[str]()  # decisions by how they were made
         self.spent = 0  # solver nodes spent this episode
+        self.last: MacroDecision | None = None  # the latest decision's search (for diagnostics)
         # lost=1: the positions of this deal proven lost, kept across its decisions
         self.table = lost_table() if self.keep_lost else None
 
@@ -171,6 +172,7 @@ class MacroPolicy:
             probe_nodes=self.probe,
         )
         self.spent += found.nodes
+        self.last = found
         if found.plan:
             self.plan = list(found.plan[1:])
             return found.plan[0], "solved"

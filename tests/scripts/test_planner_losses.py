@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 
 import gymnasium as gym
 import numpy as np
@@ -15,6 +16,7 @@ from tests.helpers import ROOT
 spec = importlib.util.spec_from_file_location("planner_losses", ROOT / "scripts" / "planner_losses.py")
 assert spec and spec.loader
 planner_losses = importlib.util.module_from_spec(spec)
+sys.modules["planner_losses"] = planner_losses  # its dataclass looks itself up there
 spec.loader.exec_module(planner_losses)
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the solver needs the native engine")
@@ -72,3 +74,48 @@ def test_bad_options_are_refused_in_one_line(capsys):
     assert capsys.readouterr().err.startswith("planner_losses: ")
     assert planner_losses.main(["--hindsight", "-1"]) == 2
     assert "--hindsight must be a whole number >= 0" in capsys.readouterr().err
+
+
+def test_the_macro_planners_losing_search_shows_its_candidates_and_their_real_verdicts(capsys):
+    from patience_gym.games import get_variant
+    from patience_gym.solver import solve_line
+
+    budget, spec = 200_000, "macro:samples=10,batch=5,nodes=1000"
+    assert (
+        planner_losses.main(["--seeds", "0:2", "--budget", str(budget), "--spec", spec, "--candidates"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "planner won" in out
+    blocks = re.findall(
+        r"seed (\d+): still won after (\d+) moves; move \d+ \((\w+): ([^)]*)\)[^\n]*\n((?:  .*\n)+)", out
+    )
+    assert blocks, out  # seeds 0 and 1 are won with every card seen and lost by this planner
+    options = planner_losses.parse_sets(planner_losses.DEFAULT_SETS)
+    row = re.compile(r"^  ([* ]) (.+?) +deals +(\d+), won +(\d+), value ([\d.]+); the real deal: (\w+)$")
+    for seed, before, how, text, block in blocks:
+        rows = [row.match(line) for line in block.splitlines()]
+        assert all(rows), block
+        chosen = [r for r in rows if r and r.group(1) == "*"]
+        assert len(chosen) == 1 and how in ("bandit", "line")
+        # the chosen line holds the losing move, and after it the real deal is not won
+        assert text in chosen[0].group(2).split(", ") and chosen[0].group(6) in ("lost", "unknown")
+        for r in rows:
+            assert r and 0 <= int(r.group(4)) <= int(r.group(3)) and 0 <= float(r.group(5)) <= 1
+        # the verdicts are the solver's on the real deal after the search's position and the line
+        game = planner_losses.play_game("patience_gym/Klondike-v0", options, spec, int(seed))
+        move = int(before) + 1
+        start = game.actions[: game.started_at[move - 1]]
+        found = game.decisions[game.chosen_by[move - 1]]
+        deck = planner_losses.deck_of(game.core)
+        verdicts = [
+            solve_line(
+                get_variant("Klondike-v0"),
+                options,
+                deck,
+                [*start, *line],
+                max_nodes=budget,
+                probe_nodes=budget // 2,
+            ).label
+            for line in found.lines
+        ]
+        assert verdicts == [r.group(6) for r in rows if r]
