@@ -584,18 +584,23 @@ public:
     // twins (a card goes up, leaves the talon, or a pile's face-down or bottom card changes),
     // which the twin swaps of solver_hash() rely on. Not used without partial moves (no move is
     // partial then).
+    // With worrying_back the proof does not hold (prunes_solver_moves): the solver's moves, unpruned.
     void solver_moves_pruned(std::vector<SolverMove>& out) const override {
+        if (!prunes_solver_moves()) return solver_moves(out);
         pruned_moves([&out](const int* a, int n, int prio) { out.push_back({{a, a + n}, prio}); });
     }
     // The same, ranked as planner_moves_flat() ranks (a move that puts a card up first).
     void solver_moves_pruned_flat(MoveList& out) const override {
+        if (!prunes_solver_moves())
+            return moves([&out](const int* a, int n, int prio) { out.add(a, n, prio + (puts_up(a[n - 1]) ? 100 : 0)); },
+                         false);
         pruned_moves([&out](const int* a, int n, int prio) { out.add(a, n, prio + (puts_up(a[n - 1]) ? 100 : 0)); });
     }
     template <class Add>
     void pruned_moves(Add&& add) const {
         moves(
             [this, &add](const int* a, int n, int prio) {
-                if (n != 1 || *a < PILE_P0) {
+                if (n != 1 || *a < PILE_P0 || *a >= FOUND_P0) {  // not a pile -> pile move
                     add(a, n, prio);
                     return;
                 }

@@ -24,8 +24,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 KLONDIKE = get_variant("Klondike-v0")
-# The option sets with partial moves (where the partial-move dominance prunes), and one-pass
-# Klondike (where only the sure win applies).
+# The option sets with partial moves (where the partial-move dominance prunes), one-pass Klondike
+# (where only the sure win applies), and worrying back.
 OPTION_SETS = [
     pytest.param(
         {"draw": 3, "passes": None, "partial_moves": True}, range(0, 60), 30_000, id="draw3-unlimited-partial"
@@ -34,6 +34,15 @@ OPTION_SETS = [
         {"draw": 1, "passes": None, "partial_moves": True}, range(0, 40), 30_000, id="draw1-unlimited-partial"
     ),
     pytest.param({}, range(0, 40), 30_000, id="draw1-pass1"),
+    # lonelybot's rules (foundation cards come back): the proofs of the pruned moves and the twin
+    # key do not cover them, so the search keeps every move; seed 5 crashed the solver at 100,000
+    # nodes while the pruning still rewrote foundation -> pile moves as pile -> pile ones
+    pytest.param(
+        {"draw": 3, "passes": None, "partial_moves": True, "worrying_back": True},
+        range(0, 12),
+        100_000,
+        id="draw3-worrying-back",
+    ),
 ]
 
 
