@@ -1,0 +1,1 @@
+pub use std::collections::{HashMap, HashSet};
