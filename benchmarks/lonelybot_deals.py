@@ -12,8 +12,8 @@ this script writes the deals it plays and summarises what it printed::
 suit``, rank 0 the ace, suits hearts, diamonds, clubs, spades), the seven piles first (pile i from
 its bottom card to its face-up one), then the stock in the order it is turned: the deal that
 ``reset(seed=seed)`` gives Klondike-v0. ``summary``: the wins with their 95% Wilson interval, the
-seconds a game, and with ``--against`` (a folder of ``scripts/eval_chunks.py`` chunks, or its
-``summary.json``) the deals won by each side only.
+seconds a game, and with ``--against`` (a folder of ``scripts/eval_chunks.py`` chunks, its
+``summary.json``, or another hopbench run) the deals won by each side only.
 
 lonelybot's rules are Klondike draw 3 with unlimited passes and partial moves, the stock's order
 known, and foundation cards allowed back onto the piles (``stock="known", worrying_back=True``
@@ -75,9 +75,14 @@ def read_results(path: Path) -> dict[int, tuple[bool, float]]:
 
 
 def won_seeds(path: Path) -> set[int]:
-    """The seeds won in a folder of ``scripts/eval_chunks.py`` chunks, or in its summary.json."""
+    """The seeds won in a folder of ``scripts/eval_chunks.py`` chunks, its summary.json, or another
+    run of hopbench."""
     if path.is_file():
-        return set(json.loads(path.read_text())["won_seeds"])
+        try:
+            return set(json.loads(path.read_text())["won_seeds"])
+        except (json.JSONDecodeError, KeyError, TypeError):
+            pass  # not a summary: another run of hopbench, or nothing readable
+        return {seed for seed, (won, _) in read_results(path).items() if won}
     won = set()
     for chunk in sorted(path.glob("[0-9]*.json")):
         data = json.loads(chunk.read_text())
@@ -113,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     deals.add_argument("--seeds", default="0:1000", help="seed range START:STOP (default 0:1000)")
     read = sub.add_parser("summary", help="summarise hopbench's output")
     read.add_argument("results", type=Path, help="hopbench's output")
-    read.add_argument("--against", type=Path, help="chunks or summary.json of a policy")
+    read.add_argument("--against", type=Path, help="chunks, summary.json or hopbench run")
     args = parser.parse_args(argv)
     try:
         if args.command == "deals":
