@@ -24,8 +24,11 @@ The ``macro`` planner works too (``--spec macro[:settings]``). ``--candidates`` 
 that chose the losing move, every candidate line with the sampled deals it was judged on, how many
 it won and its mean value (``*`` marks the one played), beside the real deal's verdict after the
 line: whether the deal was lost by a near tie, by a clear misjudgement, or by an early pick.
-``--skip-won`` takes a ``summary.json`` of the same spec (scripts/eval_chunks.py) and counts its won
-seeds as won without playing them again (the planners' choices are seeded, so they would be).
+``--rejudge 3000,300000`` adds, for each candidate, its wins when every candidate meets the same
+``--rejudge-deals`` sampled deals, judged by capped searches of each size: whether deeper searches
+would have ordered them otherwise. ``--skip-won`` takes a ``summary.json`` of the same spec
+(scripts/eval_chunks.py) and counts its won seeds as won without playing them again (the planners'
+choices are seeded, so they would be).
 """
 
 from __future__ import annotations
@@ -49,11 +52,11 @@ from patience_gym.agents.registry import make_policy
 from patience_gym.agents.solving.chunks import parse_seeds
 from patience_gym.agents.solving.labels import labels_for
 from patience_gym.core.cards import card_name
-from patience_gym.determinize import consistent_deck
+from patience_gym.determinize import consistent_deck, hidden_frame
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
 from patience_gym.native import reference
-from patience_gym.solver import MacroDecision, solve_line
+from patience_gym.solver import MacroDecision, macro_decide, solve_line
 
 DEFAULT_SETS = ["draw=3", "passes=null", "partial_moves=true"]
 
@@ -123,13 +126,16 @@ def play(
     return game.core, game.actions, game.hows, game.won
 
 
-def candidates(game: Game, move: int, budget: int) -> list[str]:
+def candidates(game: Game, move: int, budget: int, rejudge: list[int], deals: int) -> list[str]:
     """For the macro planner's search that chose move ``move`` (1-based): each candidate's sampled
-    deals, wins and mean value, and the real deal's verdict after its line."""
+    deals, wins and mean value, and the real deal's verdict after its line; with ``rejudge`` node
+    caps, besides, the candidates' wins when every one meets the same ``deals`` sampled deals (at
+    least: the first to finish gets twice as many), judged by capped searches of each cap."""
     index = game.chosen_by[move - 1]
     if index < 0:
         return ["    (no search of the sampled deals chose this move)"]
     found, before = game.decisions[index], game.actions[: game.started_at[move - 1]]
+    again = [judged_again(game, before, cap, deals) for cap in rejudge]
     deck = deck_of(game.core)
     out = []
     for i, line in enumerate(found.lines):
@@ -137,11 +143,29 @@ def candidates(game: Game, move: int, budget: int) -> list[str]:
         plays = found.plays[i]
         mean = found.values[i] / plays if plays else float("nan")
         mark = "*" if i == found.chosen else " "
+        extra = "".join(f"; {cap} nodes: {r[line]}" for cap, r in zip(rejudge, again, strict=True))
         out.append(
             f"  {mark} {line_text(game, before, line):60s} deals {plays:4d}, won {found.wins[i]:4d},"
-            f" value {mean:.3f}; the real deal: {truth}"
+            f" value {mean:.3f}{extra}; the real deal: {truth}"
         )
     return out
+
+
+def judged_again(game: Game, before: list[int], cap: int, deals: int) -> dict[tuple[int, ...], str]:
+    """Each candidate line of the position after ``before``: "won/deals" when every candidate is
+    judged on the same ``deals`` sampled deals (only wins counted) by capped searches of ``cap``."""
+    env = gym.make(f"patience_gym/{game.core.variant.env_name}", **game.options)
+    env.reset(seed=game.seed)
+    for a in before:
+        env.step(a)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    frame, unseen = hidden_frame(core)
+    found = macro_decide(
+        core.variant, core.game.options, frame, unseen, before, samples=2 * deals, batch=deals,
+        solve_nodes=cap, exploration=1.0, cards=0.0, region=2000, known_nodes=200_000,
+        seed=game.seed, all_won=False,
+    )  # fmt: skip
+    return {line: f"{w}/{p}" for line, w, p in zip(found.lines, found.wins, found.plays, strict=True)}
 
 
 def line_text(game: Game, before: list[int], line: tuple[int, ...]) -> str:
@@ -218,6 +242,11 @@ def hindsight(
     return out
 
 
+def node_caps(text: str) -> list[int]:
+    """``--rejudge``'s value: node caps separated by commas."""
+    return [int(x) for x in text.split(",")]
+
+
 def report(env_id: str, options: dict[str, Any], seed: int, args: argparse.Namespace) -> str | None:
     """Play ``seed``; if the planner loses it, print the losing move (and what ``--hindsight`` and
     ``--candidates`` ask for) and return how that move was made (None: won; "": not found)."""
@@ -235,7 +264,7 @@ def report(env_id: str, options: dict[str, Any], seed: int, args: argparse.Names
         lines = hindsight(env_id, options, seed, before, args.hindsight, args.budget, args.sample_budget)
         print("\n".join(lines), flush=True)
     if args.candidates and game.decisions:
-        print("\n".join(candidates(game, n, args.budget)), flush=True)
+        print("\n".join(candidates(game, n, args.budget, args.rejudge, args.rejudge_deals)), flush=True)
     return how
 
 
@@ -256,11 +285,21 @@ def main(argv: list[str] | None = None) -> int:
         help="macro: the losing search's candidates, their sampled values and the real deal's verdicts",
     )
     parser.add_argument(
+        "--rejudge",
+        type=node_caps,
+        default=[],
+        metavar="NODES[,NODES...]",
+        help="with --candidates: judge them again on common deals, capped searches of these sizes",
+    )
+    parser.add_argument("--rejudge-deals", type=int, default=40, help="common deals for --rejudge (40)")
+    parser.add_argument(
         "--skip-won", metavar="SUMMARY", help="summary.json of this spec: its won_seeds count as won"
     )
     args = parser.parse_args(argv)
     try:
-        for name in ("budget", "hindsight", "sample_budget"):
+        if any(cap < 1 for cap in args.rejudge):
+            raise ValueError("--rejudge node caps must be whole numbers >= 1")
+        for name in ("budget", "hindsight", "sample_budget", "rejudge_deals"):
             least = 0 if name == "hindsight" else 1
             if getattr(args, name) < least:
                 raise ValueError(f"--{name.replace('_', '-')} must be a whole number >= {least}")

@@ -74,6 +74,8 @@ def test_bad_options_are_refused_in_one_line(capsys):
     assert capsys.readouterr().err.startswith("planner_losses: ")
     assert planner_losses.main(["--hindsight", "-1"]) == 2
     assert "--hindsight must be a whole number >= 0" in capsys.readouterr().err
+    assert planner_losses.main(["--rejudge", "3000,0"]) == 2
+    assert "--rejudge node caps must be whole numbers >= 1" in capsys.readouterr().err
 
 
 def test_the_macro_planners_losing_search_shows_its_candidates_and_their_real_verdicts(capsys):
@@ -81,9 +83,8 @@ def test_the_macro_planners_losing_search_shows_its_candidates_and_their_real_ve
     from patience_gym.solver import solve_line
 
     budget, spec = 200_000, "macro:samples=10,batch=5,nodes=1000"
-    assert (
-        planner_losses.main(["--seeds", "0:2", "--budget", str(budget), "--spec", spec, "--candidates"]) == 0
-    )
+    argv = ["--seeds", "0:2", "--budget", str(budget), "--spec", spec, "--candidates"]
+    assert planner_losses.main([*argv, "--rejudge", "1000,5000", "--rejudge-deals", "5"]) == 0
     out = capsys.readouterr().out
     assert "planner won" in out
     blocks = re.findall(
@@ -91,16 +92,22 @@ def test_the_macro_planners_losing_search_shows_its_candidates_and_their_real_ve
     )
     assert blocks, out  # seeds 0 and 1 are won with every card seen and lost by this planner
     options = planner_losses.parse_sets(planner_losses.DEFAULT_SETS)
-    row = re.compile(r"^  ([* ]) (.+?) +deals +(\d+), won +(\d+), value ([\d.]+); the real deal: (\w+)$")
+    row = re.compile(
+        r"^  ([* ]) (.+?) +deals +(\d+), won +(\d+), value ([\d.]+)"
+        r"; 1000 nodes: (\d+)/(\d+); 5000 nodes: (\d+)/(\d+); the real deal: (\w+)$"
+    )
     for seed, before, how, text, block in blocks:
         rows = [row.match(line) for line in block.splitlines()]
         assert all(rows), block
         chosen = [r for r in rows if r and r.group(1) == "*"]
         assert len(chosen) == 1 and how in ("bandit", "line")
         # the chosen line holds the losing move, and after it the real deal is not won
-        assert text in chosen[0].group(2).split(", ") and chosen[0].group(6) in ("lost", "unknown")
+        assert text in chosen[0].group(2).split(", ") and chosen[0].group(10) in ("lost", "unknown")
         for r in rows:
             assert r and 0 <= int(r.group(4)) <= int(r.group(3)) and 0 <= float(r.group(5)) <= 1
+            # --rejudge: every candidate met at least the 5 common deals, at both caps
+            for won, deals in ((r.group(6), r.group(7)), (r.group(8), r.group(9))):
+                assert int(deals) in (5, 10) and 0 <= int(won) <= int(deals)
         # the verdicts are the solver's on the real deal after the search's position and the line
         game = planner_losses.play_game("patience_gym/Klondike-v0", options, spec, int(seed))
         move = int(before) + 1
@@ -118,4 +125,4 @@ def test_the_macro_planners_losing_search_shows_its_candidates_and_their_real_ve
             ).label
             for line in found.lines
         ]
-        assert verdicts == [r.group(6) for r in rows if r]
+        assert verdicts == [r.group(10) for r in rows if r]
