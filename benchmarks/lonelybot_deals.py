@@ -5,7 +5,7 @@ Klondike draw 3 figure. ``benchmarks/lonelybot/build.sh`` builds its planner (``
 this script writes the deals it plays and summarises what it printed::
 
     python benchmarks/lonelybot_deals.py deals --seeds 0:1000 > deals.txt
-    hopbench 3 3000 1000 < deals.txt > hop.txt         # draw 3, 3,000 deals a candidate, 1,000 visits
+    hopbench 3 3000 1000 < deals.txt > hop.txt   # draw 3, 3,000 deals a candidate, 1,000 visits
     python benchmarks/lonelybot_deals.py summary hop.txt [--against results/macro/klondike-draw3-known]
 
 ``deals``: one line a deal, ``seed`` then its 52 cards as lonelybot numbers them (``rank * 4 +
@@ -64,12 +64,12 @@ def deal_line(env: gym.Env, seed: int) -> list[int]:
 
 
 def read_results(path: Path) -> dict[int, tuple[bool, float]]:
-    """hopbench's lines ``seed won seconds decisions``: each seed's (won, seconds)."""
+    """hopbench's lines ``seed won seconds decisions [visits]``: each seed's (won, seconds)."""
     out = {}
     for n, line in enumerate(path.read_text().splitlines(), 1):
         parts = line.split()
-        if len(parts) != 4 or parts[1] not in ("0", "1"):
-            raise ValueError(f"{path}:{n}: not a hopbench line (seed won seconds decisions): {line!r}")
+        if len(parts) not in (4, 5) or parts[1] not in ("0", "1"):
+            raise ValueError(f"{path}:{n}: not a hopbench line (seed won seconds decisions visits): {line!r}")
         out[int(parts[0])] = (parts[1] == "1", float(parts[2]))
     return out
 

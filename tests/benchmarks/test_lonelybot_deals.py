@@ -50,7 +50,7 @@ def test_summary_reads_hopbench_and_compares_on_the_same_deals(tmp_path, capsys)
     assert "lonelybot: 2/4 = 50.0% [15.0%, 85.0%], 2.00 s a game" in text
     assert "the other policy on the same 4 deals: 2; won by lonelybot only 1, by the other only 1" in text
     other = tmp_path / "other.txt"  # another hopbench run: its wins are 1 and 3
-    other.write_text("0 0 1.0 9\n1 1 1.0 9\n2 0 1.0 9\n3 1 1.0 9\n")
+    other.write_text("0 0 1.0 9 100\n1 1 1.0 9 100\n2 0 1.0 9 100\n3 1 1.0 9 100\n")  # with visits
     assert lonelybot_deals.main(["summary", str(out), "--against", str(other)]) == 0
     assert "same 4 deals: 2; won by lonelybot only 2, by the other only 2" in capsys.readouterr().out
     out.write_text("0 1 2.0\n")

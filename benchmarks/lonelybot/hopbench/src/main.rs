@@ -1,7 +1,8 @@
 //! lonelybot's `do_hop` (lonecli/src/main.rs) on deals read from stdin, one a line:
 //! `seed d0 d1 ... d51`, each card `rank*4+suit` in lonelybot's numbering (Card::new(rank, suit)),
 //! the 28 pile cards first (pile i at i(i+1)/2.., bottom first), then the 24 deck cards in the order
-//! they are drawn. Args: draw_step n_times limit. Prints `seed won seconds decisions` a line.
+//! they are drawn. Args: draw_step n_times limit. Prints `seed won seconds decisions visits` a
+//! line (visits: the capped solves' positions, counted by patch_lonelybot.py's VISITS).
 use lonelybot::card::Card;
 use lonelybot::engine::SolitaireEngine;
 use lonelybot::mcts_solver::pick_moves;
@@ -78,6 +79,7 @@ fn main() {
             continue;
         }
         let (won, decisions) = do_hop(&deck, v[0], draw_step, n_times, limit);
-        println!("{} {} {:.3} {}", v[0], u8::from(won), t.elapsed().as_secs_f64(), decisions);
+        let visits = lonelybot::hop_solver::VISITS.swap(0, std::sync::atomic::Ordering::Relaxed);
+        println!("{} {} {:.3} {} {}", v[0], u8::from(won), t.elapsed().as_secs_f64(), decisions, visits);
     }
 }
