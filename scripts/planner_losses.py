@@ -154,11 +154,7 @@ def candidates(game: Game, move: int, budget: int, rejudge: list[int], deals: in
 def judged_again(game: Game, before: list[int], cap: int, deals: int) -> dict[tuple[int, ...], str]:
     """Each candidate line of the position after ``before``: "won/deals" when every candidate is
     judged on the same ``deals`` sampled deals (only wins counted) by capped searches of ``cap``."""
-    env = gym.make(f"patience_gym/{game.core.variant.env_name}", **game.options)
-    env.reset(seed=game.seed)
-    for a in before:
-        env.step(a)
-    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    _, core = replayed(game, before)
     frame, unseen = hidden_frame(core)
     found = macro_decide(
         core.variant, core.game.options, frame, unseen, before, samples=2 * deals, batch=deals,
@@ -168,13 +164,18 @@ def judged_again(game: Game, before: list[int], cap: int, deals: int) -> dict[tu
     return {line: f"{w}/{p}" for line, w, p in zip(found.lines, found.wins, found.plays, strict=True)}
 
 
-def line_text(game: Game, before: list[int], line: tuple[int, ...]) -> str:
-    """The moves of ``line``, in words, played on the real deal after ``before``."""
+def replayed(game: Game, before: list[int]) -> tuple[gym.Env, PatienceEnv]:
+    """The env of ``game``'s deal after the moves ``before``, and its core."""
     env = gym.make(f"patience_gym/{game.core.variant.env_name}", **game.options)
     env.reset(seed=game.seed)
     for a in before:
         env.step(a)
-    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    return env, env.unwrapped  # type: ignore[return-value]
+
+
+def line_text(game: Game, before: list[int], line: tuple[int, ...]) -> str:
+    """The moves of ``line``, in words, played on the real deal after ``before``."""
+    env, core = replayed(game, before)
     words = []
     for a in line:
         words.append(core.describe_action(int(a)))
