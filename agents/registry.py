@@ -66,6 +66,12 @@ def _macro_usage() -> str:
     return spec_help()
 
 
+def _safe_usage() -> str:
+    from .policies.safe import spec_help
+
+    return spec_help()
+
+
 def _uct_usage() -> str:
     from .policies.uct import spec_help
 
@@ -97,6 +103,14 @@ SPECS: tuple[PolicySpec, ...] = (
         "optional",
         _macro_usage,
         "a bandit over macro moves, decided where a card is shown or won (agents.policies.macro)",
+    ),
+    PolicySpec(
+        "safe",
+        ".policies.safe",
+        "make_safe",
+        "optional",
+        _safe_usage,
+        "greedy's move unless the solver finds the deal lost after it (a teacher: agents.policies.safe)",
     ),
     PolicySpec(
         "uct",

@@ -15,7 +15,8 @@ progress: games, decisions and decisions a CPU second of the labeller.
 
 A DAgger round: ``--player MODEL --round R`` (a network file of :mod:`patience_gym.agents.policies.exit_net`)
 plays deals from ``DAGGER_DEAL_SEED + (R - 1) * 100,000`` while the labeller advises at each of its
-decisions; the folder is ``ROOT/<variant>/dagger-R``.
+decisions; the folder is ``ROOT/<variant>/dagger-R``. ``--folder NAME`` names the folder instead
+(another labeller's run: ``--labeller safe --folder safe``).
 
 The labeller is ``--labeller SPEC`` (any policy spec; default the planner of the variant's results
 row, :data:`patience_gym.agents.training.exit.DEFAULT_LABELLER`); a labeller without ``vote_shares``
@@ -50,8 +51,9 @@ from patience_gym.agents.training.exit import (
 )
 
 
-def folder_of(root: Path, env: str, round_: int) -> Path:
-    return root / env / ("planner" if round_ == 0 else f"dagger-{round_}")
+def folder_of(root: Path, env: str, round_: int, name: str | None = None) -> Path:
+    """``ROOT/<variant>/<name>``; without a name ``planner`` (or ``dagger-R`` for round R)."""
+    return root / env / (name or ("planner" if round_ == 0 else f"dagger-{round_}"))
 
 
 def progress_line(env: str, chunk: int, games: int, before: int) -> Callable[[GameRecord], None]:
@@ -82,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chunk-games", type=int, help="games a chunk file (default: DEFAULT_CHUNK_GAMES)")
     p.add_argument("--player", help="a DAgger round: the network file that plays (needs --round)")
     p.add_argument("--round", type=int, default=0, help="the DAgger round (1 up) with --player")
+    p.add_argument("--folder", help="the run's folder under ROOT/<variant> (default: planner, or dagger-R)")
     args = p.parse_args(argv)
     torch.set_num_threads(1)  # one core: on a shared machine more threads wait on each other (25x slower)
     if (args.player is None) != (args.round == 0):
@@ -97,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         options = dict(make_env(env).unwrapped.game.options)  # type: ignore[attr-defined]
         games = args.chunk_games or DEFAULT_CHUNK_GAMES.get(env, CHUNK_GAMES)
         run = LabelRun(env, options, spec, first, games, args.player)
-        folder = folder_of(args.root, env, args.round)
+        folder = folder_of(args.root, env, args.round, args.folder)
         open_run(folder, run)
         runs[env] = (run, folder)
     done = {env: count_decisions(folder)[1] for env, (_, folder) in runs.items()}

@@ -31,7 +31,7 @@ import torch
 
 from patience_gym.agents.common.data import checkout_commit, package_data
 from patience_gym.agents.evaluation.evaluate import wilson
-from patience_gym.agents.policies.exit_net import Played, play_many, save_net
+from patience_gym.agents.policies.exit_net import INPUTS, Played, play_many, save_net
 from patience_gym.agents.training.exit import GameRecord, read_games, read_run, replay
 from patience_gym.agents.training.exit_train import new_net, train
 
@@ -63,6 +63,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--hidden", type=int, default=128)
     p.add_argument(
+        "--skip-lost",
+        action="store_true",
+        help="leave out decisions the labeller marked lost (safe's 'lost')",
+    )
+    p.add_argument(
+        "--inputs",
+        choices=INPUTS,
+        default="native",
+        help="each move's features: the native ones, or with greedy's one-move columns (PPO's per-move ones)",
+    )
+    p.add_argument(
         "--interchange",
         type=int,
         default=0,
@@ -81,14 +92,21 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     used = {f.name: games_upto(f, args.decisions) for f in folders}
     games = [g for part in used.values() for g in part]
-    data = replay(run.env, run.options, iter(games), interchange=args.interchange)
+    data = replay(
+        run.env,
+        run.options,
+        iter(games),
+        interchange=args.interchange,
+        inputs=args.inputs,
+        skip_lost=args.skip_lost,
+    )
     prep = time.perf_counter() - start
     print(
         f"{args.env}: {data.games} games, {len(data):,} decisions from {', '.join(f.name for f in folders)} "
         f"replayed in {prep:.0f} s",
         flush=True,
     )
-    net = new_net(data, run.env, run.options, hidden=args.hidden)
+    net = new_net(data, run.env, run.options, hidden=args.hidden, inputs=args.inputs)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     ckpt = args.out.with_suffix(".ckpt")
     stats = train(
@@ -105,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     card: dict[str, Any] = {
         "env": run.env,
         "options": run.options,
-        "method": "expert iteration: a per-move policy-value net learnt from the planner's vote shares "
-        "and outcomes on training deals (not reward-only RL); plays alone, no search",
+        "method": "expert iteration: a per-move policy-value net learnt from the search's labels "
+        f"({run.labeller}) and outcomes on training deals (not reward-only RL); plays alone, no search",
         "labeller": run.labeller,
         "folders": {name: seed_span(part) for name, part in used.items()},
         "games": data.games,
@@ -114,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         "epochs": stats.epochs,
         "interchange": args.interchange,
         "balance": args.balance,
-        "net": {"hidden": args.hidden, "scorer": list(net.cfg.scorer), "k": net.cfg.k},
+        "net": {"hidden": args.hidden, "scorer": list(net.cfg.scorer), "k": net.cfg.k, "inputs": args.inputs},
         "label_cpu_seconds": round(label_seconds, 1),
         "train_seconds": round(stats.seconds, 1),
         "core_hours": round((label_seconds + stats.seconds) / 3600, 3),

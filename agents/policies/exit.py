@@ -78,6 +78,11 @@ def make_planner_net(settings: str | None) -> PlannerPolicy:
     target, _, rest = (settings or "").partition(",")
     path = _net_path("planner+net", target.strip())
     net = ExitPolicy.load(path)
+    if net.net.cfg.inputs != "native":
+        raise ValueError(
+            f"planner+net:{target.strip()}: that net reads {net.net.cfg.inputs} inputs, which count every "
+            "step of the game; the planner calls its fallback only now and then: use a net with native inputs"
+        )
     _threads()
     row = ROW_SETTINGS.get(net.net.cfg.env, "")
     settings_ = {**parse_planner_spec(row), **parse_planner_spec(rest)}

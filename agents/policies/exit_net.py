@@ -42,6 +42,44 @@ __all__ = [
 
 #: The feature column that says an action is legal (patience_gym.move_features): 1 or 0.
 LEGAL = 0
+#: What the scorer reads of each move: ``native`` (:mod:`patience_gym.move_features`), or
+#: ``native+greedy``, with the one-move columns PPO's per-move policy reads after them
+#: (:mod:`patience_gym.agents.policies.features`: the heuristic's change, the episode's visits to
+#: where the move leads, greedy's choice).
+INPUTS = ("native", "native+greedy")
+
+
+class NetInputs:
+    """The per-move features a net of ``inputs`` reads (:data:`INPUTS`), for one game at a time.
+
+    With ``native+greedy`` the features count the episode's visits and replay its moves (greedy's
+    shadow), so call it at *every* step, one legal move or many, and :meth:`played` with each move."""
+
+    def __init__(self, inputs: str = "native") -> None:
+        if inputs not in INPUTS:
+            raise ValueError(f"a net's inputs are one of {', '.join(INPUTS)}, got {inputs!r}")
+        from .features import MoveFeaturizer
+
+        self.inputs = inputs
+        self.greedy = MoveFeaturizer() if inputs == "native+greedy" else None
+
+    def reset(self) -> None:
+        if self.greedy is not None:
+            self.greedy.reset()
+
+    def __call__(self, env: PatienceEnv) -> np.ndarray:
+        """The (n_actions, k) features of the current position."""
+        from patience_gym.move_features import move_features
+
+        native = move_features(env)
+        if self.greedy is None:
+            return native
+        extra = self.greedy(env).reshape(native.shape[0], -1)
+        return np.concatenate([native, extra], axis=1)
+
+    def played(self, action: int) -> None:
+        if self.greedy is not None:
+            self.greedy.played(action)
 
 
 @dataclass(frozen=True)
@@ -55,6 +93,7 @@ class NetConfig:
     k: int
     hidden: int = 128
     scorer: tuple[int, ...] = (64,)
+    inputs: str = "native"  #: :data:`INPUTS`
 
 
 class PolicyValueNet(nn.Module):
@@ -120,6 +159,7 @@ class ExitPolicy:
     def __init__(self, net: PolicyValueNet, name: str = "exit", revisits: bool = True) -> None:
         self.net, self.name, self.revisits = net, name, revisits
         self.visits: dict[object, int] = {}
+        self.inputs = NetInputs(net.cfg.inputs)
 
     @staticmethod
     def load(path: Path | str, name: str | None = None) -> ExitPolicy:
@@ -129,21 +169,23 @@ class ExitPolicy:
     def reset(self, seed: int) -> None:
         """Forget the positions met (the net itself keeps nothing between decisions)."""
         self.visits = {}
+        self.inputs.reset()
 
     def scores(self, env: PatienceEnv, obs: np.ndarray) -> tuple[np.ndarray, float]:
-        """The move logits (``-inf`` where illegal) and the won probability of this position."""
-        from patience_gym.move_features import move_features
-
+        """The move logits (``-inf`` where illegal) and the won probability of this position
+        (with greedy's inputs, call it once a step: they count the visits)."""
         with torch.no_grad():
             logits, value = self.net(
                 torch.as_tensor(obs, dtype=torch.float32)[None],
-                torch.as_tensor(move_features(env), dtype=torch.float32)[None],
+                torch.as_tensor(self.inputs(env), dtype=torch.float32)[None],
             )
         return logits[0].numpy(), float(torch.sigmoid(value[0, 0]))
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         logits, _ = self.scores(env, obs)
-        return self.choose(env, logits)
+        action = self.choose(env, logits)
+        self.inputs.played(action)
+        return action
 
     def choose(self, env: PatienceEnv, logits: np.ndarray) -> int:
         """The move of these logits: the most likely, or, with the guard, the most likely of those
@@ -185,8 +227,6 @@ def play_many(net: PolicyValueNet, seeds: Sequence[int], revisits: bool = True) 
     overhead)."""
     import gymnasium as gym
 
-    from patience_gym.move_features import move_features
-
     cfg = net.cfg
     name = cfg.env if "/" in cfg.env else f"patience_gym/{cfg.env}"
     envs = [gym.make(name, **cfg.options) for _ in seeds]
@@ -199,11 +239,12 @@ def play_many(net: PolicyValueNet, seeds: Sequence[int], revisits: bool = True) 
         with torch.no_grad():
             logits, _ = net(
                 torch.as_tensor(np.stack([obs[i] for i in live]), dtype=torch.float32),
-                torch.as_tensor(np.stack([move_features(cores[i]) for i in live]), dtype=torch.float32),
+                torch.as_tensor(np.stack([players[i].inputs(cores[i]) for i in live]), dtype=torch.float32),
             )
         still = []
         for row, i in enumerate(live):
             action = players[i].choose(cores[i], logits[row].numpy())
+            players[i].inputs.played(action)
             obs[i], _, terminated, truncated, _ = envs[i].step(action)
             length[i] += 1
             if not (terminated or truncated):

@@ -11,7 +11,8 @@ the games of seeds ``first_seed + c * chunk_games`` up to the next chunk's, one 
 ``actions`` is every move played; a decision is ``[t, moves, shares]``: before move ``t`` the search
 gave the legal ``moves`` these vote ``shares`` (sparse: moves with no vote left out), and ``how[i]``
 says how decision ``i`` was made (the planner's ``how``'s first letter: ``p`` a plan followed, ``s``
-solved now, ``g`` greedy's fallback). A move with one legal choice is no decision. Observations are
+solved now, ``g`` greedy's fallback; the ``safe`` teacher's: ``g`` greedy's move kept, ``o`` greedy's
+overridden, ``l`` the deal found lost). A move with one legal choice is no decision. Observations are
 not stored: :func:`replay` deals the seed again and plays the actions (130 moves: about 1 KB).
 
 A chunk is written to a temporary name and renamed when its last game is done: a stopped run loses
@@ -362,6 +363,8 @@ def replay(
     options: dict[str, Any],
     games: Iterator[GameRecord] | list[GameRecord],
     interchange: int = 0,
+    inputs: str = "native",
+    skip_lost: bool = False,
 ) -> Decisions:
     """Deal each game's seed again, play its actions, and collect every recorded decision's
     observation, legal moves' features (:func:`patience_gym.move_features.move_features`) and
@@ -369,9 +372,16 @@ def replay(
 
     With ``interchange=N``, a share all on one move is split evenly with the next ``N`` moves played
     that could come first and reach the same position (:func:`interchangeable`): the planner names
-    one move of a solved line where several commute, which the position does not show."""
-    from patience_gym.move_features import move_features
+    one move of a solved line where several commute, which the position does not show.
 
+    ``inputs``: the per-move features the net will read
+    (:class:`~patience_gym.agents.policies.exit_net.NetInputs`), computed at every step as the net
+    computes them when it plays. ``skip_lost``: leave out the decisions the labeller marked lost
+    (``how`` ``l``: the ``safe`` teacher found no move won there, so its move is greedy's, whatever
+    the position needs)."""
+    from ..policies.exit_net import NetInputs
+
+    features = NetInputs(inputs)
     env = make_env(env_id, options)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
     win_cards = core.game.win_cards
@@ -380,21 +390,27 @@ def replay(
     for g in games:
         n_games += 1
         obs, _ = env.reset(seed=g.seed)
-        by_step = {t: (m, s) for t, m, s in g.decisions}
+        features.reset()
+        hows = g.how or "?" * len(g.decisions)
+        by_step = {
+            t: (m, s) for (t, m, s), h in zip(g.decisions, hows, strict=True) if not (skip_lost and h == "l")
+        }
         keys = _keys(core, g.actions) if interchange else []
         for t, a in enumerate(g.actions):
             mask = core.action_masks()
             if not mask[a]:
                 raise ValueError(f"seed {g.seed}: move {t} ({a}) is not legal in {env_id} {options}")
+            feats = features(core)
+            features.played(a)
             if t in by_step:
                 moves, shares = by_step[t]
                 share = dict(zip(moves, shares, strict=True))
                 if interchange and len(moves) == 1:
                     same = [moves[0], *interchangeable(core.game, g.actions, t, keys, interchange)]
                     share = dict.fromkeys(same, 1.0 / len(same))
-                out.add(obs, np.flatnonzero(mask), move_features(core), share, g.won, g.cards / win_cards)
+                out.add(obs, np.flatnonzero(mask), feats, share, g.won, g.cards / win_cards)
             obs, *_ = env.step(a)
     env.close()  # type: ignore[no-untyped-call, unused-ignore]
-    k = int(move_features(core).shape[1])
+    k = int(features(core).shape[1])
     obs_size = int(env.observation_space.shape[0])  # type: ignore[index]
     return out.decisions(obs_size, int(core.game.n_actions), k, n_games)

@@ -146,9 +146,9 @@ def test_the_planners_vote_shares_sum_to_one_and_favour_its_move() -> None:
         done = term or trunc
 
 
-def _net(labelled: Path) -> tuple[torch.nn.Module, object]:
-    data = replay(ENV, _run().options, list(read_games(labelled)))
-    return new_net(data, ENV, _run().options, hidden=32), data
+def _net(labelled: Path, inputs: str = "native") -> tuple[torch.nn.Module, object]:
+    data = replay(ENV, _run().options, list(read_games(labelled)), inputs=inputs)
+    return new_net(data, ENV, _run().options, hidden=32, inputs=inputs), data
 
 
 def test_the_loss_decreases_on_a_tiny_set(labelled: Path, tmp_path: Path) -> None:
@@ -336,12 +336,13 @@ def test_the_guard_never_goes_back_where_a_new_position_is_open() -> None:
     assert tempted > 0  # the guard had cycles to refuse
 
 
-def test_many_games_at_once_play_as_one_at_a_time(labelled: Path) -> None:
+@pytest.mark.parametrize("inputs", ["native", "native+greedy"])
+def test_many_games_at_once_play_as_one_at_a_time(labelled: Path, inputs: str) -> None:
     from patience_gym.agents.evaluation.evaluate import evaluate
     from patience_gym.agents.policies.exit_net import play_many
 
     torch.set_num_threads(1)
-    net, _ = _net(labelled)
+    net, _ = _net(labelled, inputs)
     one = evaluate(ENV, ExitPolicy(net), episodes=12, seed=0)  # type: ignore[arg-type]
     many = play_many(net, range(12))  # type: ignore[arg-type]
     assert [p.seed for p in many] == list(range(12))
@@ -436,3 +437,52 @@ def test_kind_weights_lift_the_rare_kinds_of_move_to_mean_one(labelled: Path) ->
     kind = data.move_features[top, 8]
     for k in set(kind.tolist()):  # every kind weighs the same in all: its count times its weight
         assert w[kind == k].sum() == pytest.approx(len(data) / len(set(kind.tolist())), rel=1e-3)
+
+
+def test_greedys_inputs_name_greedys_move_where_the_net_learns_and_plays(labelled: Path) -> None:
+    """With ``native+greedy`` inputs each move's features are the native ones then the columns of
+    PPO's per-move policy; at every decision of a labelled game, as replay gives them to training,
+    the greedy column marks the move greedy itself would play there (told of every move played),
+    and a net with these inputs plays them as it learnt them."""
+    from patience_gym.agents.policies.base import GreedyPolicy
+    from patience_gym.agents.policies.features import K
+    from patience_gym.move_features import move_features
+
+    games = list(read_games(labelled))
+    data = replay(ENV, _run().options, games, inputs="native+greedy")
+    _, moves, _ = data.batch(np.arange(len(data)))
+    env = make_env(ENV)
+    core = env.unwrapped
+    native = move_features(core).shape[1]  # type: ignore[arg-type]
+    assert data.k == native + K
+    row = 0
+    for g in games:
+        obs, _ = env.reset(seed=g.seed)
+        greedy = GreedyPolicy()
+        greedy.reset(g.seed)
+        steps = {t for t, _, _ in g.decisions}
+        for t, a in enumerate(g.actions):
+            pick = greedy(core, obs)  # type: ignore[arg-type]  (every step: greedy counts each position met)
+            if t in steps:
+                assert np.array_equal(moves[row, :, :native], move_features(core))  # type: ignore[arg-type]
+                assert int(np.argmax(moves[row, :, native + 6])) == pick
+                row += 1
+            obs, *_ = env.step(a)  # greedy learns the move played at its next call
+    assert row == len(data)
+
+
+def test_planner_net_refuses_a_net_whose_inputs_count_every_step(labelled: Path, tmp_path: Path) -> None:
+    torch.set_num_threads(1)
+    net, _ = _net(labelled, "native+greedy")
+    path = tmp_path / "net.pt"
+    save_net(path, net)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="native inputs"):
+        make_planner_net(str(path))
+    assert make_exit(str(path)).net.cfg.inputs == "native+greedy"
+
+
+def test_skip_lost_leaves_out_the_decisions_marked_lost(labelled: Path) -> None:
+    game = next(read_games(labelled))
+    game.how = "l" + game.how[1:]
+    assert len(replay(ENV, _run().options, [game], skip_lost=True)) == len(game.decisions) - 1
+    assert len(replay(ENV, _run().options, [game])) == len(game.decisions)
