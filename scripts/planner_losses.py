@@ -87,21 +87,24 @@ class Game:
 
 
 def play_game(env_id: str, options: dict[str, Any], spec: str, seed: int) -> Game:
-    """The planner's (``planner`` or ``macro``) game on ``seed``."""
+    """The policy's game on ``seed`` (a planner's or ``macro``'s, with how each move was made; any
+    other policy's moves say ``move``, or the policy's own ``how``)."""
     env = gym.make(env_id, **options)
     obs, info = env.reset(seed=seed)
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    planner = make_policy(spec)
-    if not isinstance(planner, PlannerPolicy | MacroPolicy):
-        raise SystemExit(f"planner_losses: {spec!r} is not a planner spec (planner[:...], macro[:...])")
+    planner: Any = make_policy(spec)
     planner.reset(seed)
     game = Game(core, seed, options, [], [], False)
     done, by, start = False, -1, 0
     while not done:
-        before = Counter(planner.stats)
+        stats = getattr(planner, "stats", None)
+        before = Counter(stats or {})
         searched = getattr(planner, "last", None)
         action = planner(core, obs)
-        how = next(k for k in planner.stats if planner.stats[k] != before[k])
+        if isinstance(planner, PlannerPolicy | MacroPolicy):
+            how = next(k for k in planner.stats if planner.stats[k] != before[k])
+        else:
+            how = getattr(planner, "how", "") or "move"
         if isinstance(planner, MacroPolicy) and planner.last is not searched and planner.last is not None:
             game.decisions.append(planner.last)
             by, start = len(game.decisions) - 1, len(game.actions)
@@ -305,10 +308,11 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(args, name) < least:
                 raise ValueError(f"--{name.replace('_', '-')} must be a whole number >= {least}")
         variant = get_variant(args.env)
-        options = parse_sets(args.set if args.set is not None else DEFAULT_SETS)
+        default = DEFAULT_SETS if variant.env_name == "Klondike-v0" else []
+        options = parse_sets(args.set if args.set is not None else default)
         variant.make_game(**options)
         seeds = parse_seeds(args.seeds)
-    except (ValueError, KeyError) as e:
+    except (ValueError, KeyError, TypeError) as e:
         print(f"planner_losses: {e}", file=sys.stderr)
         return 2
     labels = labels_for(variant.env_name, options)  # the shipped labels, agents/data/labels/

@@ -126,3 +126,35 @@ def test_the_macro_planners_losing_search_shows_its_candidates_and_their_real_ve
             for line in found.lines
         ]
         assert verdicts == [r.group(10) for r in rows if r]
+
+
+def test_any_policy_on_another_variant_gets_its_losing_moves_found(capsys):
+    """``greedy`` on The Kings (the variant's own options; no planner's ``how``): each losing move
+    printed is the first after which the solver no longer wins the deal."""
+    from patience_gym.games import get_variant
+    from patience_gym.solver import solve_line
+
+    budget = 100_000
+    assert (
+        planner_losses.main(
+            ["--env", "TheKings-v0", "--spec", "greedy", "--seeds", "0:4", "--budget", str(budget)]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    found = re.findall(
+        r"seed (\d+): still won after (\d+) moves; move (\d+) \(move: ([^)]*)\) leaves it (\w+)", out
+    )
+    assert found, out
+    variant = get_variant("TheKings-v0")
+    for seed, before, move, text, label in found:
+        core, actions, hows, won = planner_losses.play("patience_gym/TheKings-v0", {}, "greedy", int(seed))
+        assert not won and hows[int(move) - 1] == ("move", text)
+        deck = planner_losses.deck_of(core)
+        verdicts = [
+            solve_line(variant, {}, deck, actions[:n], max_nodes=budget, probe_nodes=budget // 2).label
+            for n in (int(before), int(move))
+        ]
+        assert verdicts == ["won", label] and label in ("lost", "unknown")
+    assert planner_losses.main(["--env", "TheKings-v0", "--set", "draw=3"]) == 2
+    assert "no option 'draw'" in capsys.readouterr().err
