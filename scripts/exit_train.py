@@ -148,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
     print(json.dumps(card), flush=True)
     if args.ship:
+        card["spec"] = f"exit:{run.env}"
+        card["guard"] = GUARD
         shipped = package_data("data", "exit")
         shipped.mkdir(parents=True, exist_ok=True)
         shutil.copy(args.out, shipped / f"{run.env}.pt")
@@ -155,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"shipped as {shipped / run.env}.pt", flush=True)
     return 0
 
+
+#: How a shipped net plays (its card says so).
+GUARD = "greedy's cycle guard: the most likely move among those to the positions met least (issue 46 fix)"
 
 #: The shipped models' check: deals from seed 5,000 up, never labelled nor evaluated on.
 CHECK_SEED = 5_000
