@@ -317,6 +317,8 @@ def run_variant(env_name: str, args: argparse.Namespace) -> list[dict[str, Any]]
         if spec.startswith(("ppo:", "ppo-sample:")) and card is not None:
             row["card"] = card
             row.update(ppo_extras(env_name, args.episodes, card))
+        if spec.startswith("exit:"):
+            row["exit_card"] = exit_card(spec)
         print(
             f"{env_name:<18}{row['policy']:<8}{r.wins:>5}/{r.games} wins, "
             f"{r.mean_foundation_cards:.1f} cards ({r.seconds:.0f} s)",
@@ -386,7 +388,7 @@ def stale_ppo(
     return [{**r, "stale": r.get("stale") or reason} for r in old if r["policy"] == "ppo"]
 
 
-ORDER = ("random", "greedy", "planner", "macro", "ppo")
+ORDER = ("random", "greedy", "planner", "macro", "ppo", "exit")
 #: A reward-only row's figures measured from its training folders (:func:`ppo_extras`).
 EXTRAS = ("best_checkpoint", "training_seeds")
 
@@ -575,6 +577,24 @@ def compare(
     return text
 
 
+def exit_card(spec: str) -> dict[str, Any]:
+    """The card of the net an ``exit:`` spec plays (what it learnt from, data, compute, commit)."""
+    from patience_gym.agents.policies.exit import _net_path
+
+    path = _net_path("exit", spec.split(":", 1)[1])
+    card = json.loads(path.with_suffix(".json").read_text())
+    keys = ("labeller", "games", "decisions", "core_hours", "commit")
+    return {k: card[k] for k in keys if k in card} | {"inputs": card.get("net", {}).get("inputs", "native")}
+
+
+def exit_note(card: dict[str, Any]) -> str:
+    """An ``exit`` row's cost: the search that labelled, the data, the compute and the commit."""
+    return (
+        f"learnt from `{card['labeller']}`'s labels: {card['games']:,} games, {card['decisions']:,} "
+        f"decisions, {card['core_hours']:.2f} core-h, commit {card['commit']}"
+    )
+
+
 def card_note(card: dict[str, Any]) -> str:
     """What made a reward-only row's model (learner, config, steps, wall time, seed, commit) and how
     it plays, with the validation deals' figures that chose that (scripts/ship_model.py)."""
@@ -613,32 +633,49 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
                     "| | | | |"
                 )
                 continue
-            budget = ""
-            card = r.get("card")
-            if card:
-                budget = card_note(card)
-            elif r["policy"].startswith("ppo") and r.get("train_timesteps"):
-                secs = r.get("train_seconds")
-                budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")
-                if r.get("imitation_seconds"):
-                    budget += f" after {r['imitation_seconds'] / 60:.1f} min of cloning"
-                if r.get("revisit_penalty"):
-                    budget += f", revisit penalty {r['revisit_penalty']:g}"
-            if r.get("seconds_per_game") and r.get("nodes_per_game"):  # a search's cost
-                budget = search_cost(r["seconds_per_game"], r["nodes_per_game"])
-            policy = r["policy"]
-            if policy in ("planner", "macro") and ":" in r.get("spec", ""):  # its settings: rows may differ
-                policy += f" ({r['spec'].split(':', 1)[1]})"
-            if policy.startswith("ppo"):  # what the row measures: a clone or PPO itself
-                policy = ppo_label(r)
-            if r.get("stale"):
-                policy += f" (stale: {r['stale']})"
+            budget, policy = row_cost(r), row_name(r)
             lines.append(
                 f"| {env_name} | {policy} | {r['games']} | {r['wins']} | {_rate(r)} "
                 f"| {share_of_winnable(r, winnable)} "
                 f"| {r['mean_foundation_cards']:.1f} | {r['mean_length']:.1f} | {budget} |"
             )
     return "\n".join([*lines, "", *verdicts(results, order)]) + "\n"
+
+
+def row_cost(r: dict[str, Any]) -> str:
+    """A row's last column: what made a model (its card, or a clone's steps), a net's labels, or a
+    search's cost a game."""
+    budget = ""
+    card = r.get("card")
+    if card:
+        budget = card_note(card)
+    elif r["policy"].startswith("ppo") and r.get("train_timesteps"):
+        secs = r.get("train_seconds")
+        budget = f"{r['train_timesteps']:,} steps" + (f", {secs / 60:.1f} min" if secs else "")
+        if r.get("imitation_seconds"):
+            budget += f" after {r['imitation_seconds'] / 60:.1f} min of cloning"
+        if r.get("revisit_penalty"):
+            budget += f", revisit penalty {r['revisit_penalty']:g}"
+    if r.get("exit_card"):
+        budget = exit_note(r["exit_card"])
+    if r.get("seconds_per_game") and r.get("nodes_per_game"):  # a search's cost
+        budget = search_cost(r["seconds_per_game"], r["nodes_per_game"])
+    return budget
+
+
+def row_name(r: dict[str, Any]) -> str:
+    """A row's policy, saying what it measures: a search's settings, PPO or a clone, a net learnt
+    from a search (not RL), and a stale row's reason."""
+    policy = str(r["policy"])
+    if policy in ("planner", "macro") and ":" in r.get("spec", ""):  # its settings: rows may differ
+        policy += f" ({r['spec'].split(':', 1)[1]})"
+    if policy.startswith("ppo"):  # what the row measures: a clone or PPO itself
+        policy = ppo_label(r)
+    if policy == "exit" and r.get("exit_card"):  # a net learnt from a search: not RL
+        policy = f"exit (net learnt from search, {r['exit_card']['inputs']} inputs; not reward-only RL)"
+    if r.get("stale"):
+        policy += f" (stale: {r['stale']})"
+    return policy
 
 
 def search_cost(seconds: float, nodes: float) -> str:

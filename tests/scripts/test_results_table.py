@@ -382,3 +382,28 @@ def test_a_chunked_run_becomes_a_row_with_its_cost(tmp_path: Path) -> None:
     (run / "00000.json").unlink()
     with pytest.raises(SystemExit, match=r"does not hold seeds 0\.\.N-1"):
         results.main(["--from-chunks", str(run), "--out", str(out)])
+
+
+def test_an_exit_row_names_its_teacher_data_compute_and_that_it_is_not_rl() -> None:
+    """A shipped net's row (``exit:<variant>``) says it learnt from a search and from which, with
+    its card's data, compute and commit: never a ``ppo`` row, never reward-only RL."""
+    results = _script()
+    card = results.exit_card("exit:thekings")
+    shipped = json.loads((ROOT / "agents" / "data" / "exit" / "TheKings-v0.json").read_text())
+    assert card["labeller"] == shipped["labeller"] and card["decisions"] == shipped["decisions"]
+    row = {
+        "policy": results.policy_name("exit:thekings"),
+        "spec": "exit:thekings",
+        "exit_card": card,
+        "games": 10,
+        "wins": 3,
+        "win_rate": 0.3,
+        "ci95": [0.11, 0.6],
+        "mean_foundation_cards": 50.0,
+        "mean_length": 400.0,
+        "won_seeds": [0, 1, 2],
+    }
+    table = results.markdown({"TheKings-v0": [row]})
+    line = next(t for t in table.splitlines() if t.startswith("| TheKings-v0 | exit"))
+    assert "not reward-only RL" in line and f"`{shipped['labeller']}`" in line
+    assert f"{shipped['decisions']:,} decisions" in line and shipped["commit"] in line
