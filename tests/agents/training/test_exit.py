@@ -486,3 +486,27 @@ def test_skip_lost_leaves_out_the_decisions_marked_lost(labelled: Path) -> None:
     game.how = "l" + game.how[1:]
     assert len(replay(ENV, _run().options, [game], skip_lost=True)) == len(game.decisions) - 1
     assert len(replay(ENV, _run().options, [game])) == len(game.decisions)
+
+
+def test_the_label_script_writes_another_labellers_run_in_its_named_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``exit_label.py --labeller safe --folder safe``: the run goes to ``ROOT/<variant>/safe``, every
+    decision is marked by how ``safe`` made it (greedy's move kept, overridden, or the deal lost)
+    with all the share on the move played, and the same command again plays nothing more."""
+    labeller = "safe:budget=3000,probe=0"
+    argv = ["--root", str(tmp_path), "--env", ENV, "--labeller", labeller, "--folder", "safe"]
+    argv += ["--chunks", "1", "--chunk-games", "4"]
+    labeller_script = script("exit_label")
+    assert labeller_script.main(argv) == 0
+    folder = tmp_path / ENV / "safe"
+    assert json.loads((folder / "run.json").read_text())["labeller"] == labeller
+    games = list(read_games(folder))
+    assert len(games) == 4 and any(g.decisions for g in games)
+    for g in games:
+        assert set(g.how) <= set("gol") and len(g.how) == len(g.decisions)
+        for t, moves, shares in g.decisions:
+            assert moves == [g.actions[t]] and shares == [1.0]
+    capsys.readouterr()
+    assert labeller_script.main(argv) == 0
+    assert "every variant has its decisions" in capsys.readouterr().out
