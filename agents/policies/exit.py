@@ -8,7 +8,9 @@ from the planner's play on training deals (expert iteration), not from the rewar
 ``planner+net:<variant or model file>[,planner settings]`` is the planner
 (:class:`patience_gym.agents.policies.planner.PlannerPolicy`, by default with the settings that labelled the
 variant's results row, :data:`patience_gym.agents.policies.planner.ROW_SETTINGS`) whose fallback, where no
-sampled deal is won, is the net's move instead of greedy's: ``planner+net:nestor,samples=2``.
+sampled deal is won, is the net's move instead of greedy's: ``planner+net:nestor,samples=2``. The
+planner tells the net every move it plays (:meth:`ExitPolicy.follow`), so a net whose inputs count
+every step (greedy's columns) sees the game as it would playing alone.
 
 Playing a net sets torch to one thread: on a small shared machine two threads wait on each other
 and one move took 25 times as long.
@@ -78,11 +80,6 @@ def make_planner_net(settings: str | None) -> PlannerPolicy:
     target, _, rest = (settings or "").partition(",")
     path = _net_path("planner+net", target.strip())
     net = ExitPolicy.load(path)
-    if net.net.cfg.inputs != "native":
-        raise ValueError(
-            f"planner+net:{target.strip()}: that net reads {net.net.cfg.inputs} inputs, which count every "
-            "step of the game; the planner calls its fallback only now and then: use a net with native inputs"
-        )
     _threads()
     row = ROW_SETTINGS.get(net.net.cfg.env, "")
     settings_ = {**parse_planner_spec(row), **parse_planner_spec(rest)}

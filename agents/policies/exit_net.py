@@ -187,6 +187,14 @@ class ExitPolicy:
         self.inputs.played(action)
         return action
 
+    def follow(self, env: PatienceEnv, action: int) -> None:
+        """Another policy plays ``action`` here (the planner, whose fallback this net is): count the
+        position, as a call would, and learn the move."""
+        here = env.state_key()
+        self.visits[here] = self.visits.get(here, 0) + 1
+        self.inputs(env)
+        self.inputs.played(action)
+
     def choose(self, env: PatienceEnv, logits: np.ndarray) -> int:
         """The move of these logits: the most likely, or, with the guard, the most likely of those
         leading to the positions met least this episode (class docstring). Counts this position as

@@ -164,6 +164,8 @@ class PlannerPolicy:
         self.unseen = -1  # unseen cards when that round was played
         self.stats = Counter[str]()  # decisions by how they were made (for measuring)
         self._how: str | None = None  # how the advice not yet committed was made
+        if self.fallback_policy is not None:
+            self.fallback_policy.reset(seed)
         self._obs = np.zeros(0, np.float32)  # the observation of the decision being advised
         self._shares: dict[int, float] = {}  # the last advice's vote (vote_shares)
         self.how = ""  # how the last advice was made: forced, plan, solved or a fallback's name
@@ -208,6 +210,9 @@ class PlannerPolicy:
             # greedy counts visits (its cycle guard) and replays moves (its shadow); after its own
             # call (trials included) it learns any move itself
             self.greedy.follow(env, action)
+        follow = getattr(self.fallback_policy, "follow", None)
+        if follow is not None and self._how != "net":  # a net counting every step learns it too
+            follow(env, action)
         self._how = None
         self.actions.append(action)
         self.plans = [_Plan(p.deck, p.line[1:]) for p in self.plans if p.line and p.line[0] == action]

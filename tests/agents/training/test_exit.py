@@ -471,14 +471,33 @@ def test_greedys_inputs_name_greedys_move_where_the_net_learns_and_plays(labelle
     assert row == len(data)
 
 
-def test_planner_net_refuses_a_net_whose_inputs_count_every_step(labelled: Path, tmp_path: Path) -> None:
+def test_planner_net_tells_a_net_counting_every_step_each_move(labelled: Path, tmp_path: Path) -> None:
+    """A net with greedy's inputs as the planner's fallback learns every move the planner plays (its
+    own and the planner's), so its inputs are those it would compute playing the game alone; a new
+    episode starts it afresh."""
+    from patience_gym.agents.policies.exit_net import NetInputs
+
     torch.set_num_threads(1)
     net, _ = _net(labelled, "native+greedy")
     path = tmp_path / "net.pt"
     save_net(path, net)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="native inputs"):
-        make_planner_net(str(path))
-    assert make_exit(str(path)).net.cfg.inputs == "native+greedy"
+    planner = make_planner_net(f"{path},samples=1,budget=1,retry=1")
+    fallback = planner.fallback_policy
+    env = make_env(ENV)
+    for seed in (11, 12):
+        obs, _ = env.reset(seed=seed)
+        planner.reset(seed)
+        alone = NetInputs("native+greedy")
+        done = False
+        while not done:
+            alone(env.unwrapped)  # type: ignore[arg-type]  (counts this position, as the net must)
+            action = planner(env.unwrapped, obs)  # type: ignore[arg-type]
+            alone.played(action)
+            assert fallback.inputs.greedy.history == alone.greedy.history  # type: ignore[union-attr]
+            assert fallback.inputs.greedy.visits == alone.greedy.visits  # type: ignore[union-attr]
+            obs, _, term, trunc, _ = env.step(action)
+            done = term or trunc
+    assert planner.stats["net"] > 0 and planner.stats["greedy"] == 0
 
 
 def test_skip_lost_leaves_out_the_decisions_marked_lost(labelled: Path) -> None:
