@@ -87,10 +87,16 @@ def look_ahead(
     return out
 
 
+def greedy_order(trials: Sequence[Trial]) -> list[int]:
+    """The moves in greedy's order of preference: to the position visited least, then the best
+    heuristic, then the lowest id. (One rule, written here: :func:`greedy_pick` takes the first,
+    the move features' ``greedy`` column is that choice, ``safe`` walks down the list.)"""
+    return [t.action for t in sorted(trials, key=lambda t: (t.visits, -t.heuristic, t.action))]
+
+
 def greedy_pick(trials: Sequence[Trial]) -> int:
-    """Greedy's choice: the move to the position visited least, then the best heuristic, then the
-    lowest id. (The move features' ``greedy`` column is this choice: one rule, written here.)"""
-    return min(trials, key=lambda t: (t.visits, -t.heuristic, t.action)).action
+    """Greedy's choice: the first move of :func:`greedy_order`."""
+    return greedy_order(trials)[0]
 
 
 class GreedyPolicy:

@@ -1,7 +1,7 @@
 """``safe``: greedy's move, unless the solver finds the game lost after it (a search teacher).
 
 At each decision with a choice the legal moves are taken in greedy's order (its cycle guard, then
-its heuristic, then the lowest id: :func:`patience_gym.agents.policies.base.greedy_pick`) and the
+its heuristic, then the lowest id: :func:`patience_gym.agents.policies.base.greedy_order`) and the
 first after which the solver wins the deal within ``budget`` nodes is played. A capped search that
 runs out counts as not won. Where no move is won the deal is counted lost and greedy plays on alone.
 
@@ -31,7 +31,7 @@ from patience_gym.determinize import consistent_deck, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.solver import solve_line
 
-from .base import GreedyPolicy
+from .base import GreedyPolicy, greedy_order
 from .settings import parse_settings, settings_usage
 
 __all__ = ["SETTINGS", "SafePolicy", "make_safe", "spec_help"]
@@ -81,8 +81,7 @@ class SafePolicy:
 
     def advise(self, env: PatienceEnv, obs: np.ndarray) -> int:
         """Its move here, without playing it (a DAgger round: :meth:`commit` says what was played)."""
-        trials = self.greedy.trials(env)
-        order = [t.action for t in sorted(trials, key=lambda t: (t.visits, -t.heuristic, t.action))]
+        order = greedy_order(self.greedy.trials(env))
         self._pick, self.how = order[0], ""
         if len(order) > 1 and not self.lost:
             hidden = bool(unseen_positions(env))
