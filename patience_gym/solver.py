@@ -271,6 +271,8 @@ def macro_decide(
     table: LostTable | None = None,
     one_per_event: bool = False,
     probe_nodes: int = 0,
+    deepen: int = 0,
+    silent_first: bool = False,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -278,7 +280,11 @@ def macro_decide(
     (agents/policies/macro.py). ``table``: a :func:`lost_table` kept across one game's decisions,
     which the solve of the real deal (once nothing is hidden) reads and adds to. ``one_per_event``:
     one candidate per event (its last action), the shortest line to it. ``probe_nodes`` > 0: each
-    sampled deal is judged by the solver with a probe of that many of its ``solve_nodes``."""
+    sampled deal is judged by the solver with a probe of that many of its ``solve_nodes``.
+    ``deepen`` > 0: when no candidate has won one deal of two batches, the bandit starts again with
+    searches four times as large, at most that many times (0 to 8). ``silent_first``: when no
+    candidate has won one of its deals at the moment of choosing, the ordering's first is played
+    rather than the most sampled."""
     proto = make_game(variant, "native", **dict(options or {}))
     assert isinstance(proto, NativeGame)
     found = _module().macro_decide(
@@ -303,6 +309,8 @@ def macro_decide(
         table,
         one_per_event,
         probe_nodes,
+        deepen,
+        silent_first,
     )
     return _decision(found)
 

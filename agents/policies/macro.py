@@ -67,6 +67,8 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "dedup": (0, "1: one candidate per event (its last move), the shortest quiet line to it"),
     "lost": (0, "1: keep the positions the real deal's solves prove lost for the game's later solves"),
     "probe": (0, "> 0: judge each sampled deal by the solver, probing this many of its nodes first"),
+    "first": (0, "1: no deal won by any candidate: play the ordering's first, not the most sampled"),
+    "deepen": (0, "> 0: no deal won by any candidate: start again, searches 4 times larger, this many times"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie")
 
@@ -89,9 +91,12 @@ class MacroPolicy:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0:
                 raise ValueError(f"macro: {key} must be a number >= 0, got {v!r}")
-        for key in ("learn", "allwon", "dom", "dedup", "lost"):
+        for key in ("learn", "allwon", "dom", "dedup", "lost", "first"):
             if value[key] not in (0, 1) or isinstance(value[key], bool):
                 raise ValueError(f"macro: {key} must be 0 or 1, got {value[key]!r}")
+        deepen = value["deepen"]
+        if isinstance(deepen, bool) or not isinstance(deepen, int) or not 0 <= deepen <= 8:
+            raise ValueError(f"macro: deepen must be a whole number from 0 to 8, got {deepen!r}")
         probe = value["probe"]
         if isinstance(probe, bool) or not isinstance(probe, int) or not 0 <= probe < value["nodes"]:
             raise ValueError(f"macro: probe must be a whole number from 0 to nodes - 1, got {probe!r}")
@@ -107,8 +112,9 @@ class MacroPolicy:
             bool(value["lost"]),
         )
         # named only when on: the runs made before these existed keep their names
-        self.probe = int(probe)
-        named = {k: v for k, v in value.items() if k not in ("dom", "dedup", "lost", "probe") or v}
+        self.probe, self.deepen, self.first = int(probe), int(deepen), bool(value["first"])
+        optional = ("dom", "dedup", "lost", "probe", "deepen", "first")
+        named = {k: v for k, v in value.items() if k not in optional or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)
@@ -170,6 +176,8 @@ class MacroPolicy:
             table=self.table,
             one_per_event=self.dedup,
             probe_nodes=self.probe,
+            deepen=self.deepen,
+            silent_first=self.first,
         )
         self.spent += found.nodes
         self.last = found

@@ -462,7 +462,8 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         }
         return *deals[k];
     };
-    CappedSolver solver(s.solve_nodes, s.dominances);
+    std::uint64_t cap = s.solve_nodes, probe = s.probe_nodes;  // grown by `deepen`
+    auto solver = std::make_unique<CappedSolver>(cap, s.dominances);
     auto& cs = result.candidates;
     // Candidate i judged on sampled deal k: its line played there, then the capped search.
     auto judge = [&](std::size_t i, std::size_t k) {
@@ -475,12 +476,12 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         bool won = false;
         double v = 0.0;
         if (s.probe_nodes > 0) {  // the solver with its probe (macro.hpp: probe_nodes)
-            const SolveResult r = solve(*g, s.solve_nodes, 0.0, SolveOptions{s.probe_nodes, s.dominances, nullptr});
+            const SolveResult r = solve(*g, cap, 0.0, SolveOptions{probe, s.dominances, nullptr});
             result.nodes += r.nodes;
             won = r.verdict == Verdict::Won;
             v = won ? 1.0 : s.cards * r.best_cards / g->win_cards();
         } else {
-            v = solver.value(*g, s.cards, result.nodes, won);
+            v = solver->value(*g, s.cards, result.nodes, won);
         }
         c.value += v;
         c.wins += won;
@@ -497,7 +498,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         return result;
     }
     long total = 0;
-    for (;;) {
+    for (int deepened = 0;;) {
         int pick = -1;
         double best = 0.0;
         const double log_n = std::log(static_cast<double>(total) + 1.0);
@@ -509,23 +510,31 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         }
         auto& c = cs[static_cast<std::size_t>(pick)];
         for (int b = 0; b < s.batch; ++b, ++total) judge(static_cast<std::size_t>(pick), static_cast<std::size_t>(c.plays));
+        bool none_won = true, silent = true;
+        for (const auto& x : cs) none_won = none_won && x.wins == 0, silent = silent && x.wins == 0 && x.plays >= 2 * s.batch;
+        // `deepen`: about to decide (or to fall silent) with not one deal won by any candidate,
+        // the searches were too small to tell the candidates apart: again, four times as large
+        if (none_won && (silent || c.plays >= s.samples) && deepened < s.deepen && !out_of_budget()) {
+            ++deepened, cap *= 4, probe *= 4, total = 0;
+            solver = std::make_unique<CappedSolver>(cap, s.dominances);
+            for (auto& x : cs) x.plays = 0, x.wins = 0, x.value = 0.0;
+            continue;
+        }
         // decided: judged on `samples` deals, or won on every one of at least two batches (a
         // move that wins every deal tried needs no more: the rest of the game will vote again)
         if (c.plays >= s.samples || (s.all_won && c.wins == c.plays && c.plays >= 2 * s.batch)) {
-            result.chosen = pick;
+            result.chosen = none_won && s.silent_first ? 0 : pick;
             break;
         }
         // every candidate judged on two batches and not one deal won: more deals would tell
         // nothing the values do not (the foundation shares, or the ordering's first)
-        bool silent = true;
-        for (const auto& x : cs) silent = silent && x.wins == 0 && x.plays >= 2 * s.batch;
         if (silent || out_of_budget()) {
             int most = 0;
             for (std::size_t i = 1; i < cs.size(); ++i) {
                 const auto &x = cs[i], &y = cs[static_cast<std::size_t>(most)];
                 if (x.plays > y.plays || (x.plays == y.plays && x.value > y.value)) most = static_cast<int>(i);
             }
-            result.chosen = most;
+            result.chosen = none_won && s.silent_first ? 0 : most;
             break;
         }
     }

@@ -26,7 +26,8 @@
 //    wins count, as in lonelybot). UCB1 (constant `exploration`) gives the next `batch` samples
 //    to a candidate, until one has had `samples` of them or has won every one of at least two
 //    batches (or the decision's node or time budget is spent, or no candidate has won any of two
-//    batches: then the most sampled, the best valued, the ordering's first). That candidate's
+//    batches: then, with `deepen`, the bandit starts afresh on searches four times as large; else
+//    the most sampled, the best valued, the ordering's first). That candidate's
 //    line is played; the next decision
 //    votes afresh, and no sample's line is ever followed.
 //    RACING (`race` > 0) instead of UCB1: every candidate still in the race is judged on the same
@@ -87,6 +88,15 @@ struct MacroSettings {
     // sampled deals) instead of the lazy capped search; a solve not won scores `cards` times the
     // most foundation cards it reached.
     std::uint64_t probe_nodes = 0;
+    // > 0: when no candidate has won one deal of two batches (the capped searches too small to
+    // tell the candidates apart), the bandit starts again with searches four times as large, at
+    // most this many times; the last try's silence picks as without it.
+    int deepen = 0;
+    // When no candidate has won one of its deals at the moment of choosing: false, the most
+    // sampled (then the best valued) is played; true, the ordering's first (the solver's move
+    // order, which tries cards to the foundations first), whose values differ from the others' by
+    // foundation shares of a few cards, mostly noise.
+    bool silent_first = false;
 };
 
 struct MacroCandidate {

@@ -296,6 +296,41 @@ def test_the_solver_with_its_probe_judges_the_sampled_deals_blind_to_hidden_card
     assert (lazy.plays, lazy.wins, lazy.nodes) != (solved.plays, solved.wins, solved.nodes)
 
 
+def test_with_first_a_silent_decision_plays_the_orderings_first() -> None:
+    """Babette seed 8, capped searches of 50 positions: no candidate wins one sampled deal, and the
+    most sampled (the second) is played; with ``silent_first`` the ordering's first is, and the
+    bandit's judgements are the same."""
+    env = gym.make("patience_gym/Babette-v0")
+    env.reset(seed=8)
+    plain = _decide(env, [], solve_nodes=50, cards=0.2)
+    first = _decide(env, [], solve_nodes=50, cards=0.2, silent_first=True)
+    assert len(plain.lines) > 1 and sum(plain.wins) == 0
+    assert plain.chosen == int(np.argmax(plain.plays)) != 0
+    assert first.chosen == 0 and (first.plays, first.values) == (plain.plays, plain.values)
+    won = _decide(env, [], solve_nodes=200, cards=0.2, silent_first=True)  # a deal won: the bandit's pick
+    assert sum(won.wins) > 0 and won.chosen == int(np.argmax(won.plays))
+    assert make_macro("first=1").first and "first" not in make_macro().name
+
+
+def test_deepen_starts_again_with_searches_four_times_as_large() -> None:
+    """Babette seed 8: searches of 50 positions win no sampled deal; with ``deepen=1`` the bandit
+    starts again on the same deals with searches of 200, and its judgements are exactly those of
+    a decision made with 200 from the start, at the cost of the first try's nodes."""
+    env = gym.make("patience_gym/Babette-v0")
+    env.reset(seed=8)
+    deepened = _decide(env, [], solve_nodes=50, cards=0.2, deepen=1)
+    large = _decide(env, [], solve_nodes=200, cards=0.2)
+    assert sum(_decide(env, [], solve_nodes=50, cards=0.2).wins) == 0 < sum(large.wins)
+    assert (deepened.plays, deepened.wins, deepened.values, deepened.chosen) == (
+        large.plays,
+        large.wins,
+        large.values,
+        large.chosen,
+    )
+    assert deepened.nodes > large.nodes
+    assert make_macro("deepen=2").deepen == 2 and make_macro("deepen=2").name.endswith(",deepen=2)")
+
+
 def test_settings_are_checked() -> None:
     assert isinstance(make_policy("macro"), MacroPolicy)
     policy = make_macro("samples=5,nodes=1_000,c=0.5,cards=0.2")
@@ -309,6 +344,8 @@ def test_settings_are_checked() -> None:
         ("allwon=2", "allwon must be 0 or 1"),
         ("dom=2", "dom must be 0 or 1"),
         ("nodes=100,probe=100", "probe must be a whole number from 0 to nodes - 1"),
+        ("deepen=9", "deepen must be a whole number from 0 to 8"),
+        ("first=2", "first must be 0 or 1"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
     ]:
