@@ -273,6 +273,7 @@ def macro_decide(
     probe_nodes: int = 0,
     deepen: int = 0,
     silent_first: bool = False,
+    rollout: bool = False,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -284,7 +285,8 @@ def macro_decide(
     ``deepen`` > 0: when no candidate has won one deal of two batches, the bandit starts again with
     searches four times as large, at most that many times (0 to 8). ``silent_first``: when no
     candidate has won one of its deals at the moment of choosing, the ordering's first is played
-    rather than the most sampled."""
+    rather than the most sampled. ``rollout``: a sampled deal not won by its capped search is scored
+    by the better of its foundation share and that of a rollout of the base policy to the end."""
     proto = make_game(variant, "native", **dict(options or {}))
     assert isinstance(proto, NativeGame)
     found = _module().macro_decide(
@@ -311,6 +313,7 @@ def macro_decide(
         probe_nodes,
         deepen,
         silent_first,
+        rollout,
     )
     return _decision(found)
 

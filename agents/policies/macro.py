@@ -67,6 +67,7 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "dedup": (0, "1: one candidate per event (its last move), the shortest quiet line to it"),
     "lost": (0, "1: keep the positions the real deal's solves prove lost for the game's later solves"),
     "probe": (0, "> 0: judge each sampled deal by the solver, probing this many of its nodes first"),
+    "roll": (0, "1: a deal not won scores the better of its search's and a rollout's foundation share"),
     "first": (0, "1: no deal won by any candidate: play the ordering's first, not the most sampled"),
     "deepen": (0, "> 0: no deal won by any candidate: start again, searches 4 times larger, this many times"),
 }
@@ -91,7 +92,7 @@ class MacroPolicy:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0:
                 raise ValueError(f"macro: {key} must be a number >= 0, got {v!r}")
-        for key in ("learn", "allwon", "dom", "dedup", "lost", "first"):
+        for key in ("learn", "allwon", "dom", "dedup", "lost", "first", "roll"):
             if value[key] not in (0, 1) or isinstance(value[key], bool):
                 raise ValueError(f"macro: {key} must be 0 or 1, got {value[key]!r}")
         deepen = value["deepen"]
@@ -113,7 +114,8 @@ class MacroPolicy:
         )
         # named only when on: the runs made before these existed keep their names
         self.probe, self.deepen, self.first = int(probe), int(deepen), bool(value["first"])
-        optional = ("dom", "dedup", "lost", "probe", "deepen", "first")
+        self.roll = bool(value["roll"])
+        optional = ("dom", "dedup", "lost", "probe", "deepen", "first", "roll")
         named = {k: v for k, v in value.items() if k not in optional or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
@@ -178,6 +180,7 @@ class MacroPolicy:
             probe_nodes=self.probe,
             deepen=self.deepen,
             silent_first=self.first,
+            rollout=self.roll,
         )
         self.spent += found.nodes
         self.last = found

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "rollout.hpp"
 #include "solver.hpp"
 
 namespace pg {
@@ -482,6 +483,11 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
             v = won ? 1.0 : s.cards * r.best_cards / g->win_cards();
         } else {
             v = solver->value(*g, s.cards, result.nodes, won);
+        }
+        if (!won && s.rollout) {  // macro.hpp: rollout
+            const int end = rollout(*g, 4 * g->win_cards() + 1000);
+            won = end >= g->win_cards();
+            v = won ? 1.0 : std::max(v, s.cards * end / g->win_cards());
         }
         c.value += v;
         c.wins += won;

@@ -97,6 +97,11 @@ struct MacroSettings {
     // order, which tries cards to the foundations first), whose values differ from the others' by
     // foundation shares of a few cards, mostly noise.
     bool silent_first = false;
+    // A sampled deal the capped search did not win is scored by the better of its foundation share
+    // and that of a rollout of the base policy (rollout.hpp) from the candidate's position to the
+    // end of the game: where searches of a few thousand positions see only the next cards, the
+    // rollout sees where the game goes (the older planner's rollouts=N, Light and Shade's row).
+    bool rollout = false;
 };
 
 struct MacroCandidate {

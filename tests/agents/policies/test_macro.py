@@ -331,6 +331,21 @@ def test_deepen_starts_again_with_searches_four_times_as_large() -> None:
     assert make_macro("deepen=2").deepen == 2 and make_macro("deepen=2").name.endswith(",deepen=2)")
 
 
+def test_rollout_scores_a_deal_not_won_by_the_better_of_search_and_rollout() -> None:
+    """Babette seed 8, searches of 50 positions, every candidate judged on the same ten deals
+    (racing, no ties): with ``rollout`` each deal not won by its search is scored by the better of
+    its foundation share and a rollout's to the end, so no value falls, and rollouts win deals the
+    small searches do not."""
+    env = gym.make("patience_gym/Babette-v0")
+    env.reset(seed=8)
+    kwargs: dict[str, Any] = dict(solve_nodes=50, cards=0.2, race=2.0, tie=0.0)
+    plain, rolled = _decide(env, [], **kwargs), _decide(env, [], rollout=True, **kwargs)
+    assert plain.plays == rolled.plays == (10,) * len(plain.lines)
+    assert all(r >= p for r, p in zip(rolled.values, plain.values, strict=True))
+    assert sum(plain.wins) == 0 < sum(rolled.wins)
+    assert make_macro("roll=1").roll and "roll" not in make_macro().name
+
+
 def test_settings_are_checked() -> None:
     assert isinstance(make_policy("macro"), MacroPolicy)
     policy = make_macro("samples=5,nodes=1_000,c=0.5,cards=0.2")
@@ -346,6 +361,7 @@ def test_settings_are_checked() -> None:
         ("nodes=100,probe=100", "probe must be a whole number from 0 to nodes - 1"),
         ("deepen=9", "deepen must be a whole number from 0 to 8"),
         ("first=2", "first must be 0 or 1"),
+        ("roll=3", "roll must be 0 or 1"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
     ]:
