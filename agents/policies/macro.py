@@ -101,6 +101,8 @@ class MacroPolicy:
         probe = value["probe"]
         if isinstance(probe, bool) or not isinstance(probe, int) or not 0 <= probe < value["nodes"]:
             raise ValueError(f"macro: probe must be a whole number from 0 to nodes - 1, got {probe!r}")
+        if value["race"] > 0 and (value["first"] or value["deepen"]):
+            raise ValueError("macro: first and deepen act on UCB1, not on racing: give race=0 with them")
         if value["cards"] > 1:
             raise ValueError(f"macro: cards must be at most 1 (a win scores 1), got {value['cards']!r}")
         self.samples, self.batch, self.nodes = int(value["samples"]), int(value["batch"]), int(value["nodes"])

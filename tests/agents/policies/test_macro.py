@@ -362,6 +362,7 @@ def test_settings_are_checked() -> None:
         ("deepen=9", "deepen must be a whole number from 0 to 8"),
         ("first=2", "first must be 0 or 1"),
         ("roll=3", "roll must be 0 or 1"),
+        ("race=2,first=1", "not on racing"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
     ]:
