@@ -34,7 +34,15 @@ import numpy as np
 from patience_gym.core.cards import card_name, parse_pack
 from patience_gym.core.game import Game
 
-__all__ = ["agrees", "consistent_deck", "disagreements", "hidden_frame", "repaired_deck", "unseen_positions"]
+__all__ = [
+    "agrees",
+    "consistent_deck",
+    "disagreements",
+    "hidden_frame",
+    "known_unshown_positions",
+    "repaired_deck",
+    "unseen_positions",
+]
 
 
 def _game(env_or_game: Any) -> Game[Any]:
@@ -76,6 +84,16 @@ def hidden_frame(env_or_game: Any) -> tuple[list[int], list[int]]:
     for p, card in zip(unseen, hidden, strict=True):
         deck[p] = card
     return deck, unseen
+
+
+def known_unshown_positions(env_or_game: Any) -> list[int]:
+    """The positions of :func:`hidden_frame`'s deck whose card the player knows without its having
+    been shown on the table (Klondike's stock with ``stock="known"`` until a new pass); empty
+    where every card known has been shown. A search may keep these cards in its sampled deals and
+    still treat the turn that shows one as the arrival of information."""
+    game = _game(env_or_game)
+    known = set(game.unshown_positions()) - set(game.unseen_positions())
+    return sorted(known)  # no variant with such cards remaps its positions (Nestor's are all shown)
 
 
 def consistent_deck(env_or_game: Any, rng: np.random.Generator) -> list[str]:

@@ -274,6 +274,7 @@ def macro_decide(
     deepen: int = 0,
     silent_first: bool = False,
     rollout: bool = False,
+    fixed: Sequence[int] = (),
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -286,7 +287,9 @@ def macro_decide(
     searches four times as large, at most that many times (0 to 8). ``silent_first``: when no
     candidate has won one of its deals at the moment of choosing, the ordering's first is played
     rather than the most sampled. ``rollout``: a sampled deal not won by its capped search is scored
-    by the better of its foundation share and that of a rollout of the base policy to the end."""
+    by the better of its foundation share and that of a rollout of the base policy to the end.
+    ``fixed``: positions of ``unseen`` whose card the search knows (the frame holds it): a move that
+    shows one still ends a candidate, and the sampled deals keep it where it lies."""
     proto = make_game(variant, "native", **dict(options or {}))
     assert isinstance(proto, NativeGame)
     found = _module().macro_decide(
@@ -314,6 +317,7 @@ def macro_decide(
         deepen,
         silent_first,
         rollout,
+        [int(p) for p in fixed],
     )
     return _decision(found)
 

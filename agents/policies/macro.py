@@ -40,7 +40,7 @@ from collections import Counter
 
 import numpy as np
 
-from patience_gym.determinize import hidden_frame, unseen_positions
+from patience_gym.determinize import hidden_frame, known_unshown_positions, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.solver import MacroDecision, lost_table, macro_decide
 
@@ -70,6 +70,7 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "roll": (0, "1: a deal not won scores the better of its search's and a rollout's foundation share"),
     "first": (0, "1: no deal won by any candidate: play the ordering's first, not the most sampled"),
     "deepen": (0, "> 0: no deal won by any candidate: start again, searches 4 times larger, this many times"),
+    "shown": (0, "1: Klondike with the stock known: a turn showing a stock card ends a candidate, as hidden"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie")
 
@@ -92,7 +93,7 @@ class MacroPolicy:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0:
                 raise ValueError(f"macro: {key} must be a number >= 0, got {v!r}")
-        for key in ("learn", "allwon", "dom", "dedup", "lost", "first", "roll"):
+        for key in ("learn", "allwon", "dom", "dedup", "lost", "first", "roll", "shown"):
             if value[key] not in (0, 1) or isinstance(value[key], bool):
                 raise ValueError(f"macro: {key} must be 0 or 1, got {value[key]!r}")
         deepen = value["deepen"]
@@ -116,8 +117,8 @@ class MacroPolicy:
         )
         # named only when on: the runs made before these existed keep their names
         self.probe, self.deepen, self.first = int(probe), int(deepen), bool(value["first"])
-        self.roll = bool(value["roll"])
-        optional = ("dom", "dedup", "lost", "probe", "deepen", "first", "roll")
+        self.roll, self.shown = bool(value["roll"]), bool(value["shown"])
+        optional = ("dom", "dedup", "lost", "probe", "deepen", "first", "roll", "shown")
         named = {k: v for k, v in value.items() if k not in optional or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
@@ -157,12 +158,13 @@ class MacroPolicy:
         if turn is not None:
             return turn, "learn"
         frame, unseen = hidden_frame(env)
+        options, fixed = self._shown(env, unseen)
         self.decisions += 1
         found = macro_decide(
             env.variant,
-            env.game.options,
+            options,
             frame,
-            unseen,
+            sorted([*unseen, *fixed]),
             self.actions,
             samples=self.samples,
             batch=self.batch,
@@ -183,6 +185,7 @@ class MacroPolicy:
             deepen=self.deepen,
             silent_first=self.first,
             rollout=self.roll,
+            fixed=fixed,
         )
         self.spent += found.nodes
         self.last = found
@@ -194,6 +197,19 @@ class MacroPolicy:
         line = list(found.lines[found.chosen])
         self.pending = line[1:]
         return line[0], "bandit" if len(found.lines) > 1 else "only"
+
+    def _shown(self, env: PatienceEnv, unseen: list[int]) -> tuple[dict[str, object], list[int]]:
+        """The options the search's games are made with, and the positions it knows but has not
+        seen turned up (``shown=1``: Klondike's known stock, searched on games that hide it so that
+        a turn showing one of its cards is an event; empty otherwise)."""
+        options = dict(env.game.options)
+        if not self.shown:
+            return options, []
+        if options.get("stock") != "known":
+            raise ValueError(
+                f"macro: shown=1 is for Klondike with stock='known'; {env.variant.env_name} with {options} has none"
+            )
+        return {**options, "stock": "hidden"}, known_unshown_positions(env)
 
     def _learning_turn(self, env: PatienceEnv, legal: np.ndarray) -> int | None:
         """With ``learn=1``, in Klondike with unlimited passes while the stock holds a card never

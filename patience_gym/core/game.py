@@ -283,6 +283,13 @@ class Game(ABC, Generic[K]):
             f"{type(self).__name__} does not say which cards are unseen (unseen_positions)"
         )
 
+    def unshown_positions(self) -> list[int]:
+        """The indices of ``initial_pack`` whose card has never been shown on the table: the unseen
+        ones, and besides those the player knows without their having been turned up (Klondike's
+        stock with ``stock="known"``). A search that plans as if they were still to come (a turn
+        that shows one is where information arrives) reads these."""
+        return self.unseen_positions()
+
     def undealt_positions(self, left: int, taken: Sequence[int] = ()) -> list[int]:
         """Positions in ``initial_pack`` of its last ``left`` cards once the first copy of each card
         in ``taken`` is taken out for the foundations: the cards still to come of a pack dealt from

@@ -459,7 +459,14 @@ class Klondike(Game[Kind]):
         The deal goes row by row: row ``r`` of pile ``i`` (``i >= r``) is the pack's card
         ``7r - r(r-1)/2 + i - r``.
         """
-        unseen_stock = self.passes_used == 1 and not self.known_stock  # a new pass: all seen
+        return self._not_turned_up(with_stock=not self.known_stock)
+
+    def unshown_positions(self) -> list[int]:
+        """The face-down pile cards, then the stock's cards until a new pass, known or not."""
+        return self._not_turned_up(with_stock=True)
+
+    def _not_turned_up(self, with_stock: bool) -> list[int]:
+        unseen_stock = self.passes_used == 1 and with_stock  # a new pass: all seen
         stock = self.undealt_positions(len(self.stock) if unseen_stock else 0)
         return [7 * r - r * (r - 1) // 2 + i - r for i in _PILES for r in range(self.down[i])] + stock
 

@@ -404,11 +404,24 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
             throw std::invalid_argument("macro: an unseen position is outside the frame");
     const auto t0 = Clock::now();
     MacroResult result;
-    // The hidden cards, sorted, and three deals that differ at every unseen position (rotations).
+    // The hidden cards, sorted (with `fixed`, as the frame holds them, so that the first rotation
+    // is the frame itself), and three deals that differ at every unseen position (rotations).
     std::vector<int> hidden;
     for (int p : unseen) hidden.push_back(frame[static_cast<std::size_t>(p)]);
-    std::sort(hidden.begin(), hidden.end());
+    if (s.fixed.empty()) std::sort(hidden.begin(), hidden.end());
     const std::size_t n = hidden.size();
+    // The positions the sampled deals deal again, and their cards, sorted: unseen less fixed.
+    std::vector<char> is_fixed(frame.size(), 0);
+    for (int p : s.fixed) {
+        if (std::find(unseen.begin(), unseen.end(), p) == unseen.end())
+            throw std::invalid_argument("macro: a fixed position is not among the unseen ones");
+        is_fixed[static_cast<std::size_t>(p)] = 1;
+    }
+    std::vector<int> sampled_at, sampled;
+    for (int p : unseen)
+        if (!is_fixed[static_cast<std::size_t>(p)])
+            sampled_at.push_back(p), sampled.push_back(frame[static_cast<std::size_t>(p)]);
+    std::sort(sampled.begin(), sampled.end());
     auto rotated = [&](std::size_t r) {
         std::vector<int> pack = frame;
         for (std::size_t i = 0; i < n; ++i)
@@ -418,7 +431,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
     const std::size_t r2 = n >= 4 ? n / 2 : (n == 3 ? 2 : 1);
     std::array<std::unique_ptr<Game>, 3> root{dealt(proto, rotated(0), history), dealt(proto, rotated(1), history),
                                               dealt(proto, rotated(r2), history)};
-    const bool nothing_hidden = n <= 1 || hidden.front() == hidden.back();
+    const bool nothing_hidden = sampled.size() <= 1 || sampled.front() == sampled.back();
     std::unique_ptr<Game> real = nothing_hidden ? root[0]->clone() : nullptr;
 
     std::vector<Found> found = candidates(std::move(root), s.region, result.region_positions, s.one_per_event);
@@ -456,9 +469,9 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
     auto deal = [&](std::size_t k) -> const Game& {
         while (deals.size() <= k) {
             std::vector<int> pack = frame;
-            std::vector<int> cards = hidden;
+            std::vector<int> cards = sampled;
             for (std::size_t i = cards.size(); i > 1; --i) std::swap(cards[i - 1], cards[rng() % i]);
-            for (std::size_t i = 0; i < n; ++i) pack[static_cast<std::size_t>(unseen[i])] = cards[i];
+            for (std::size_t i = 0; i < cards.size(); ++i) pack[static_cast<std::size_t>(sampled_at[i])] = cards[i];
             deals.push_back(dealt(proto, pack, history));
         }
         return *deals[k];

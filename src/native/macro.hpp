@@ -102,6 +102,12 @@ struct MacroSettings {
     // end of the game: where searches of a few thousand positions see only the next cards, the
     // rollout sees where the game goes (the older planner's rollouts=N, Light and Shade's row).
     bool rollout = false;
+    // Positions of `unseen` whose card the search knows (the frame holds it there): a move that
+    // shows one to the player still ends a candidate, but every sampled deal keeps the frame's
+    // card there. Klondike with the stock known (`stock="known"`): its stock turns end candidates as
+    // with the stock hidden (a few candidates a decision, not one per talon card), while the
+    // sampled deals deal the stock as it lies.
+    std::vector<int> fixed;
 };
 
 struct MacroCandidate {

@@ -14,7 +14,7 @@ import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.agents.policies.macro import MacroPolicy, make_macro
 from patience_gym.agents.registry import make_policy
 from patience_gym.core.cards import RANK, RED, parse_card
-from patience_gym.determinize import hidden_frame, unseen_positions
+from patience_gym.determinize import hidden_frame, known_unshown_positions, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import NativeGame, make_game, native_available
 from patience_gym.solver import lost_table, macro_decide, solve_deal
@@ -346,6 +346,58 @@ def test_rollout_scores_a_deal_not_won_by_the_better_of_search_and_rollout() -> 
     assert make_macro("roll=1").roll and "roll" not in make_macro().name
 
 
+def test_shown_searches_a_known_stock_with_the_candidates_of_a_hidden_one() -> None:
+    """``shown=1`` (Klondike, stock known): the candidates are those the same position gives with
+    the stock hidden (a turn that shows a stock card ends one), the policy stays blind to the
+    face-down pile cards, and it is refused where no card is known unseen."""
+    known = gym.make("patience_gym/Klondike-v0", **KLONDIKE3, stock="known")
+    hidden = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    _, played = greedy_start(known, 5, 4)
+    assert greedy_start(hidden, 5, 4)[1] == played
+    core: PatienceEnv = known.unwrapped  # type: ignore[assignment]
+    frame, unseen = hidden_frame(known)
+    stock = known_unshown_positions(known)
+    assert stock and not set(stock) & set(unseen) and not known_unshown_positions(hidden)
+    options = {**core.game.options, "stock": "hidden"}
+    kwargs: dict[str, Any] = dict(
+        samples=10, batch=5, solve_nodes=300, exploration=1.0, cards=0.0, region=500, known_nodes=5000, seed=3
+    )
+    found = macro_decide(core.variant, options, frame, sorted([*unseen, *stock]), played, fixed=stock, **kwargs)
+    assert set(found.lines) == set(_decide(hidden, played).lines)
+    assert set(found.lines) != set(_decide(known, played).lines)  # there, turns to any talon card are quiet
+    check_blind_to_hidden_cards(known, lambda: make_macro(SMALL + ",shown=1"), 120)
+    obs, _ = greedy_start(hidden, 5, 4)
+    with pytest.raises(ValueError, match="shown=1 is for Klondike with stock='known'"):
+        make_macro("shown=1")(hidden.unwrapped, obs)  # type: ignore[arg-type]
+
+
+def test_fixed_positions_are_dealt_as_the_frame_holds_them() -> None:
+    """Every unseen position fixed: no deal is sampled, the real deal is solved and its line wins
+    it (a position fixed must be among the unseen)."""
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3, stock="known")
+    env.reset(seed=1)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    deck, unseen = core.game.initial_pack, unseen_positions(env)
+    assert solve_deal(core.variant, core.game.options, seed=1, max_nodes=200_000).label == "won"
+    found = _decide(env, [], known_nodes=200_000)
+    assert not found.plan  # the pile cards are hidden: sampled, no plan
+    frame = list(deck)
+    fixed = _decide_fixed(env, frame, unseen, unseen)
+    assert fixed.plan and fixed.plays == tuple(0 for _ in fixed.lines)
+    game = _after(env, tuple(fixed.plan), [], core.game.deck())
+    assert game.won
+    with pytest.raises(ValueError, match="fixed position is not among the unseen"):
+        _decide_fixed(env, frame, unseen, [max(set(range(52)) - set(unseen))])
+
+
+def _decide_fixed(env: gym.Env[Any, Any], frame: list[int], unseen: list[int], fixed: list[int]) -> Any:
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    return macro_decide(
+        core.variant, core.game.options, frame, unseen, [], samples=10, batch=5, solve_nodes=300,
+        exploration=1.0, cards=0.0, region=500, known_nodes=200_000, seed=3, fixed=fixed,
+    )  # fmt: skip
+
+
 def test_settings_are_checked() -> None:
     assert isinstance(make_policy("macro"), MacroPolicy)
     policy = make_macro("samples=5,nodes=1_000,c=0.5,cards=0.2")
@@ -362,6 +414,7 @@ def test_settings_are_checked() -> None:
         ("deepen=9", "deepen must be a whole number from 0 to 8"),
         ("first=2", "first must be 0 or 1"),
         ("roll=3", "roll must be 0 or 1"),
+        ("shown=2", "shown must be 0 or 1"),
         ("race=2,first=1", "not on racing"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
