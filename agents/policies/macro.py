@@ -207,7 +207,8 @@ class MacroPolicy:
             return options, []
         if options.get("stock") != "known":
             raise ValueError(
-                f"macro: shown=1 is for Klondike with stock='known'; {env.variant.env_name} with {options} has none"
+                f"macro: shown=1 is for Klondike with stock='known'; "
+                f"{env.variant.env_name} with {options} has no card known but unseen"
             )
         return {**options, "stock": "hidden"}, known_unshown_positions(env)
 

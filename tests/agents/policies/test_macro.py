@@ -362,7 +362,8 @@ def test_shown_searches_a_known_stock_with_the_candidates_of_a_hidden_one() -> N
     kwargs: dict[str, Any] = dict(
         samples=10, batch=5, solve_nodes=300, exploration=1.0, cards=0.0, region=500, known_nodes=5000, seed=3
     )
-    found = macro_decide(core.variant, options, frame, sorted([*unseen, *stock]), played, fixed=stock, **kwargs)
+    everything = sorted([*unseen, *stock])
+    found = macro_decide(core.variant, options, frame, everything, played, fixed=stock, **kwargs)
     assert set(found.lines) == set(_decide(hidden, played).lines)
     assert set(found.lines) != set(_decide(known, played).lines)  # there, turns to any talon card are quiet
     check_blind_to_hidden_cards(known, lambda: make_macro(SMALL + ",shown=1"), 120)
