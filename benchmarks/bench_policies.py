@@ -78,7 +78,8 @@ def main() -> None:
     games = len(seeds)
     options = "".join(f" {k}={v!r}" for k, v in kwargs.items())
     print(f"{args.env}{options}, seeds {seeds.start}-{seeds.stop - 1}, interleaved")
-    print(f"{'policy':<60} {'won':>5} {'95% Wilson':>14} {'CPU s/game':>11} {'ratio':>6} {'only':>5} {'not':>5}")
+    head = ("won", "95% Wilson", "CPU s/game", "ratio", "only", "not")
+    print(f"{'policy':<60} {head[0]:>5} {head[1]:>14} {head[2]:>11} {head[3]:>6} {head[4]:>5} {head[5]:>5}")
     for i, spec in enumerate(args.policy):
         lo, hi = wilson(len(won[i]), games)
         print(

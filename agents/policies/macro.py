@@ -70,9 +70,19 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "roll": (0, "1: a deal not won scores the better of its search's and a rollout's foundation share"),
     "first": (0, "1: no deal won by any candidate: play the ordering's first, not the most sampled"),
     "deepen": (0, "> 0: no deal won by any candidate: start again, searches 4 times larger, this many times"),
+    "retry": (0, "the real deal's solve not won: this many decisions judge without solving it again"),
     "shown": (0, "1: Klondike with the stock known: a turn showing a stock card ends a candidate, as hidden"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie")
+
+
+def _whole(value: dict[str, float], key: str, low: int, high: int | None, allowed: str) -> int:
+    """The setting ``key``, a whole number from ``low`` to ``high`` (None: no limit), or
+    ``ValueError`` saying what is ``allowed``."""
+    v = value[key]
+    if isinstance(v, bool) or not isinstance(v, int) or v < low or (high is not None and v > high):
+        raise ValueError(f"macro: {key} must be {allowed}, got {v!r}")
+    return v
 
 
 class MacroPolicy:
@@ -96,12 +106,9 @@ class MacroPolicy:
         for key in ("learn", "allwon", "dom", "dedup", "lost", "first", "roll", "shown"):
             if value[key] not in (0, 1) or isinstance(value[key], bool):
                 raise ValueError(f"macro: {key} must be 0 or 1, got {value[key]!r}")
-        deepen = value["deepen"]
-        if isinstance(deepen, bool) or not isinstance(deepen, int) or not 0 <= deepen <= 8:
-            raise ValueError(f"macro: deepen must be a whole number from 0 to 8, got {deepen!r}")
-        probe = value["probe"]
-        if isinstance(probe, bool) or not isinstance(probe, int) or not 0 <= probe < value["nodes"]:
-            raise ValueError(f"macro: probe must be a whole number from 0 to nodes - 1, got {probe!r}")
+        retry = _whole(value, "retry", 0, None, "a whole number >= 0")
+        deepen = _whole(value, "deepen", 0, 8, "a whole number from 0 to 8")
+        probe = _whole(value, "probe", 0, int(value["nodes"]) - 1, "a whole number from 0 to nodes - 1")
         if value["race"] > 0 and (value["first"] or value["deepen"]):
             raise ValueError("macro: first and deepen act on UCB1, not on racing: give race=0 with them")
         if value["cards"] > 1:
@@ -117,8 +124,8 @@ class MacroPolicy:
         )
         # named only when on: the runs made before these existed keep their names
         self.probe, self.deepen, self.first = int(probe), int(deepen), bool(value["first"])
-        self.roll, self.shown = bool(value["roll"]), bool(value["shown"])
-        optional = ("dom", "dedup", "lost", "probe", "deepen", "first", "roll", "shown")
+        self.roll, self.shown, self.retry = bool(value["roll"]), bool(value["shown"]), int(retry)
+        optional = ("dom", "dedup", "lost", "probe", "deepen", "first", "roll", "retry", "shown")
         named = {k: v for k, v in value.items() if k not in optional or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
@@ -131,6 +138,7 @@ class MacroPolicy:
         self.pending: list[int] = []  # the rest of the chosen line (quiet moves, then its event)
         self.plan: list[int] = []  # nothing hidden: the real deal's winning line
         self.decisions = 0
+        self.wait = 0  # retry: decisions left before the real deal is solved again
         self.stats = Counter[str]()  # decisions by how they were made
         self.spent = 0  # solver nodes spent this episode
         self.last: MacroDecision | None = None  # the latest decision's search (for diagnostics)
@@ -160,6 +168,9 @@ class MacroPolicy:
         frame, unseen = hidden_frame(env)
         options, fixed = self._shown(env, unseen)
         self.decisions += 1
+        # retry: nothing hidden, and the real deal's solve was not won a few decisions ago
+        solve = bool(unseen or fixed) or self.wait == 0
+        self.wait -= 0 if solve else 1
         found = macro_decide(
             env.variant,
             options,
@@ -172,7 +183,7 @@ class MacroPolicy:
             exploration=self.c,
             cards=self.cards,
             region=self.region,
-            known_nodes=self.known,
+            known_nodes=self.known if solve else 1,  # a solve of one node: the candidates' searches only
             max_seconds=self.seconds,
             seed=(self.seed * 1_000_003 + self.decisions) & (2**63 - 1),
             race=self.race,
@@ -192,10 +203,14 @@ class MacroPolicy:
         if found.plan:
             self.plan = list(found.plan[1:])
             return found.plan[0], "solved"
+        if not (unseen or fixed) and solve and self.retry:
+            self.wait = self.retry  # solved and not won: the next decisions do without
         if found.chosen < 0:
             return self.greedy(env, np.empty(0)), "greedy"
         line = list(found.lines[found.chosen])
         self.pending = line[1:]
+        if not solve:
+            return line[0], "retry"
         return line[0], "bandit" if len(found.lines) > 1 else "only"
 
     def _shown(self, env: PatienceEnv, unseen: list[int]) -> tuple[dict[str, object], list[int]]:

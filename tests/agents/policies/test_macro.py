@@ -210,6 +210,34 @@ def test_a_games_solves_keep_the_positions_they_proved_lost() -> None:
     assert len(policy.table) == 0
 
 
+def test_retry_waits_that_many_decisions_before_solving_the_real_deal_again() -> None:
+    """St. Louis once its deal is out, with a solve of the real deal too small to win it: with
+    ``retry=2`` each failed solve is followed by two decisions that judge the candidates without it
+    (one capped search a candidate, no more nodes), then a solve again; without it every decision
+    solves."""
+    for retry in (2, 0):
+        env = gym.make("patience_gym/StLouis-v0")
+        obs, _ = env.reset(seed=1)
+        policy = make_macro(f"samples=4,batch=2,nodes=100,known=20000,retry={retry}")
+        policy.reset(1)
+        hows: list[str] = []
+        for _ in range(60):
+            decisions, before = policy.decisions, dict(policy.stats)
+            hidden = bool(hidden_frame(env)[1])
+            obs, _, term, trunc, _ = env.step(policy(env.unwrapped, obs))  # type: ignore[arg-type]
+            if policy.decisions > decisions and not hidden:
+                how = next(k for k in policy.stats if policy.stats[k] != before.get(k, 0))
+                assert policy.last is not None
+                searches = len(policy.last.lines) * 110 + 10  # one capped search of 100 a candidate
+                assert how != "retry" or policy.last.nodes <= searches, policy.last.nodes
+                hows.append(how)
+            if term or trunc or "solved" in hows:
+                break
+        assert len(hows) >= 6 and "solved" not in hows[:6], hows
+        expected = [("retry" if k % 3 else "solve") for k in range(6)] if retry else ["solve"] * 6
+        assert [h if h == "retry" else "solve" for h in hows[:6]] == expected, hows
+
+
 def test_nothing_hidden_solves_the_real_deal_and_follows_its_line() -> None:
     """The Kings deals every card face up: the decision is the real deal's winning line."""
     env = gym.make("patience_gym/TheKings-v0")
@@ -416,6 +444,7 @@ def test_settings_are_checked() -> None:
         ("first=2", "first must be 0 or 1"),
         ("roll=3", "roll must be 0 or 1"),
         ("shown=2", "shown must be 0 or 1"),
+        ("retry=-1", "retry must be a whole number >= 0"),
         ("race=2,first=1", "not on racing"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),
