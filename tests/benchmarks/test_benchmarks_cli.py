@@ -10,6 +10,9 @@ import pytest
 
 from tests.helpers import ROOT
 
+POLICIES = ["benchmarks/bench_policies.py", "--env", "Nestor-v0"]
+TWO = ["--policy", "greedy", "--policy", "random"]
+
 
 @pytest.mark.parametrize(
     ("command", "message"),
@@ -36,6 +39,9 @@ from tests.helpers import ROOT
         (["benchmarks/bench_capped_reach.py", "--caps", "10,x"], "--caps takes whole numbers"),
         (["benchmarks/bench_capped_reach.py", "--samples", "0"], "--samples, --full and every cap must be"),
         (["benchmarks/bench_capped_reach.py", "--seeds", "5:2"], "FIRST < END, got '5:2'"),
+        ([*POLICIES, "--policy", "greedy"], "two or more --policy"),
+        ([*POLICIES, "--seeds", "5:2", *TWO], "--seeds takes a:b with whole numbers a < b, got '5:2'"),
+        (["benchmarks/bench_policies.py", "--env", "Spider-v0", *TWO], "unknown environment 'Spider-v0'"),
         (["scripts/pictures.py", "Spider-v0"], "unknown environment 'Spider-v0'"),
         (["scripts/labels_summary.py", "--labels", "no/such/folder"], "no label files"),
     ],
@@ -63,3 +69,21 @@ def test_the_capped_reach_benchmark_prints_its_table() -> None:
     rows = [line.split() for line in lines[3:]]
     assert [r[0] for r in rows] == ["200", "2,000"]
     assert all(0 <= int(x) <= 4 for r in rows for x in r[1:])
+
+
+def test_the_policies_benchmark_plays_each_deal_with_each_policy() -> None:
+    """Not a timed test: the same policy twice wins the same deals (none by one only), and a
+    policy's row counts the deals it won that the first did not."""
+    done = subprocess.run(
+        [sys.executable, "benchmarks/bench_policies.py", "--env", "Nestor-v0", "--seeds", "0:30",
+         "--policy", "greedy", "--policy", "greedy", "--policy", "random"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == "Nestor-v0, seeds 0-29, interleaved"
+    rows = [line.split() for line in lines[2:5]]
+    assert [r[0] for r in rows] == ["greedy", "greedy", "random"]
+    won = [int(r[1]) for r in rows]
+    assert won[0] == won[1] and rows[1][-2:] == ["0", "0"]
+    assert int(rows[2][-2]) - int(rows[2][-1]) == won[2] - won[0]  # only - not: the difference
