@@ -32,7 +32,9 @@ from patience_gym.games import get_variant
 
 def play(env: gym.Env[Any, Any], policy: Any, seed: int) -> tuple[bool, float]:
     """One deal: whether ``policy`` won it and the CPU seconds its choices took."""
-    obs, _ = env.reset(seed=seed)
+    obs, info = env.reset(seed=seed)
+    if not info["action_mask"].any():  # a deal with no legal move is lost at once (The Kings)
+        return False, 0.0
     policy.reset(seed)
     spent = 0.0
     while True:

@@ -87,3 +87,13 @@ def test_the_policies_benchmark_plays_each_deal_with_each_policy() -> None:
     won = [int(r[1]) for r in rows]
     assert won[0] == won[1] and rows[1][-2:] == ["0", "0"]
     assert int(rows[2][-2]) - int(rows[2][-1]) == won[2] - won[0]  # only - not: the difference
+
+
+def test_the_policies_benchmark_counts_a_deal_with_no_legal_move_as_lost() -> None:
+    """The Kings' seed 139 deals no legal move at all: lost at once, by every policy."""
+    done = subprocess.run(
+        [sys.executable, *POLICIES[:2], "TheKings-v0", "--seeds", "139:140", *TWO],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[:2] for line in done.stdout.splitlines()[2:4]] == [["greedy", "0"], ["random", "0"]]
