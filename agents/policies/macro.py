@@ -168,8 +168,9 @@ class MacroPolicy:
         frame, unseen = hidden_frame(env)
         options, fixed = self._shown(env, unseen)
         self.decisions += 1
+        hidden = bool(unseen or fixed)
         # retry: nothing hidden, and the real deal's solve was not won a few decisions ago
-        solve = bool(unseen or fixed) or self.wait == 0
+        solve = hidden or self.wait == 0
         self.wait -= 0 if solve else 1
         found = macro_decide(
             env.variant,
@@ -203,7 +204,7 @@ class MacroPolicy:
         if found.plan:
             self.plan = list(found.plan[1:])
             return found.plan[0], "solved"
-        if not (unseen or fixed) and solve and self.retry:
+        if not hidden and solve and self.retry:
             self.wait = self.retry  # solved and not won: the next decisions do without
         if found.chosen < 0:
             return self.greedy(env, np.empty(0)), "greedy"
