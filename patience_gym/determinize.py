@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -61,14 +62,24 @@ def unseen_positions(env_or_game: Any) -> list[int]:
 def _frame(game: Game[Any]) -> tuple[list[int], list[int]]:
     """The deck to permute (card ids) and the positions in it of the unseen cards."""
     pack, unseen = list(game.initial_pack), sorted(game.unseen_positions())
-    from patience_gym.games.nestor import Nestor, rectified_deal
+    from patience_gym.games.nestor import Nestor
 
     if isinstance(game, Nestor):  # the deal as laid out (module docstring)
-        cols, reserve = rectified_deal(pack)
-        laid = [col[r] for r in range(len(cols[0])) for col in cols] + reserve
-        where = {c: i for i, c in enumerate(laid)}  # one pack: each card once
-        return laid, sorted(where[pack[p]] for p in unseen)
+        laid, where = _laid_out(tuple(pack))
+        return list(laid), sorted(where[pack[p]] for p in unseen)
     return pack, unseen
+
+
+@lru_cache(maxsize=16)
+def _laid_out(pack: tuple[int, ...]) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Nestor's deal laid out (the columns row by row, then the reserve) and each card's place in
+    it; kept for the last few packs, as a planner asks at every decision of a game. The dict is
+    shared: read it, never change it."""
+    from patience_gym.games.nestor import rectified_deal
+
+    cols, reserve = rectified_deal(list(pack))
+    laid = tuple(col[r] for r in range(len(cols[0])) for col in cols) + tuple(reserve)
+    return laid, {c: i for i, c in enumerate(laid)}  # one pack: each card once
 
 
 def hidden_frame(env_or_game: Any) -> tuple[list[int], list[int]]:

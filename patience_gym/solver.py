@@ -290,8 +290,7 @@ def macro_decide(
     by the better of its foundation share and that of a rollout of the base policy to the end.
     ``fixed``: positions of ``unseen`` whose card the search knows (the frame holds it): a move that
     shows one still ends a candidate, and the sampled deals keep it where it lies."""
-    proto = make_game(variant, "native", **dict(options or {}))
-    assert isinstance(proto, NativeGame)
+    proto = _prototype(variant, options)
     found = _module().macro_decide(
         proto._c,
         [int(c) for c in frame],
@@ -320,6 +319,22 @@ def macro_decide(
         [int(p) for p in fixed],
     )
     return _decision(found)
+
+
+_PROTOTYPES: dict[tuple[str, type[Any], str], NativeGame] = {}
+
+
+def _prototype(variant: Variant, options: Mapping[str, Any] | None) -> NativeGame:
+    """A native game of ``variant`` with ``options``, never dealt, which the native search only
+    reads; made once and kept for the next decisions (a planner asks at each of them)."""
+    key = (variant.env_name, variant.game, repr(sorted((options or {}).items())))
+    if key not in _PROTOTYPES:
+        if len(_PROTOTYPES) >= 32:
+            _PROTOTYPES.clear()
+        game = make_game(variant, "native", **dict(options or {}))
+        assert isinstance(game, NativeGame)
+        _PROTOTYPES[key] = game
+    return _PROTOTYPES[key]
 
 
 def _decision(found: Any) -> MacroDecision:

@@ -129,7 +129,13 @@ class GreedyPolicy:
 
     def follow(self, env: PatienceEnv, action: int) -> None:
         """Another policy plays ``action`` in the current position: count the visit and the move."""
-        self._enter(reference(env.game))
+        self.follow_game(reference(env.game), action)
+
+    def follow_game(self, game: Game[Any], action: int) -> None:
+        """:meth:`follow` on the Python game of the position where ``action`` is played; a policy
+        that calls greedy rarely may thus tell it of its moves late, on a replay of the game, in
+        the order they were played and before greedy's next choice (``MacroPolicy`` does)."""
+        self._enter(game)
         self.history.append(int(action))
 
     def advise(self, env: PatienceEnv, obs: np.ndarray) -> int:

@@ -42,6 +42,7 @@ import numpy as np
 
 from patience_gym.determinize import hidden_frame, known_unshown_positions, unseen_positions
 from patience_gym.env import PatienceEnv
+from patience_gym.native import Twin, reference
 from patience_gym.solver import MacroDecision, lost_table, macro_decide
 
 from .base import GreedyPolicy
@@ -135,6 +136,8 @@ class MacroPolicy:
         self.seed = int(seed)
         self.greedy.reset(seed)
         self.actions: list[int] = []  # taken since the deal
+        self.told = 0  # greedy knows of the first `told` actions (_tell_greedy)
+        self.replay: Twin | None = None  # the game replayed as far as greedy has been told
         self.pending: list[int] = []  # the rest of the chosen line (quiet moves, then its event)
         self.plan: list[int] = []  # nothing hidden: the real deal's winning line
         self.decisions = 0
@@ -149,10 +152,25 @@ class MacroPolicy:
         mask = env.action_masks()
         action, how = self._choose(env, mask)
         self.stats[how] += 1
-        if how != "greedy":
-            self.greedy.follow(env, action)
         self.actions.append(action)
+        if how == "greedy":  # greedy learns its own move itself
+            self.told = len(self.actions)
         return action
+
+    def _tell_greedy(self, env: PatienceEnv) -> None:
+        """Before greedy chooses: tell it of the moves played since its last choice, each in its
+        position on a replay of the game (kept for the episode), as if it had followed every move.
+        Greedy is rarely asked, so the moves' positions are made only then."""
+        if self.told == len(self.actions):
+            return
+        if self.replay is None:
+            game = reference(env.game)
+            self.replay = Twin(type(game), game.options, game.initial_pack)
+        played = self.replay.advance(self.actions[self.replay.replayed : self.told])
+        for action in self.actions[self.told :]:
+            self.greedy.follow_game(played, action)
+            played = self.replay.advance([action])
+        self.told = len(self.actions)
 
     def _choose(self, env: PatienceEnv, mask: np.ndarray) -> tuple[int, str]:
         for line, how in ((self.plan, "plan"), (self.pending, "line")):
@@ -207,6 +225,7 @@ class MacroPolicy:
         if not hidden and solve and self.retry:
             self.wait = self.retry  # solved and not won: the next decisions do without
         if found.chosen < 0:
+            self._tell_greedy(env)
             return self.greedy(env, np.empty(0)), "greedy"
         line = list(found.lines[found.chosen])
         self.pending = line[1:]

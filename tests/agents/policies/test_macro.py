@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import patience_gym  # noqa: F401  (registers the ids)
+from patience_gym.agents.policies.base import GreedyPolicy
 from patience_gym.agents.policies.macro import MacroPolicy, make_macro
 from patience_gym.agents.registry import make_policy
 from patience_gym.core.cards import RANK, RED, parse_card
@@ -236,6 +237,37 @@ def test_retry_waits_that_many_decisions_before_solving_the_real_deal_again() ->
         assert len(hows) >= 6 and "solved" not in hows[:6], hows
         expected = [("retry" if k % 3 else "solve") for k in range(6)] if retry else ["solve"] * 6
         assert [h if h == "retry" else "solve" for h in hows[:6]] == expected, hows
+
+
+def test_greedy_told_late_counts_what_it_would_have_counted_following_every_move() -> None:
+    """The macro planner tells greedy of its moves only when it needs greedy's choice: greedy then
+    holds the same visits and history as one that followed every move as it was played, and after
+    a move of its own is told only of what came next."""
+    env = gym.make("patience_gym/Klondike-v0", draw=3, passes=None)
+    obs, _ = env.reset(seed=4)
+    twin = gym.make("patience_gym/Klondike-v0", draw=3, passes=None)
+    twin.reset(seed=4)
+    policy, follower = make_macro("samples=4,batch=2,nodes=100,known=2000"), GreedyPolicy()
+    policy.reset(4)
+    follower.reset(4)
+    for step in range(40):
+        if step == 20:  # greedy's own move, as where the search has no candidate
+            policy._tell_greedy(env.unwrapped)  # type: ignore[arg-type]
+            assert (policy.greedy.visits, policy.greedy.history) == (follower.visits, follower.history)
+            action = policy.greedy(env.unwrapped, obs)  # type: ignore[arg-type]
+            policy.actions.append(action)
+            policy.told = len(policy.actions)
+            assert follower(twin.unwrapped, obs) == action  # type: ignore[arg-type]
+        else:
+            action = policy(env.unwrapped, obs)  # type: ignore[arg-type]
+            follower.follow(twin.unwrapped, action)  # type: ignore[arg-type]
+        obs, _, term, trunc, _ = env.step(action)
+        twin.step(action)
+        assert not (term or trunc)
+    assert policy.told == 21 and len(policy.greedy.history) == 20  # nothing told since its move
+    policy._tell_greedy(env.unwrapped)  # type: ignore[arg-type]
+    assert (policy.greedy.visits, policy.greedy.history) == (follower.visits, follower.history)
+    assert len(follower.history) == 40
 
 
 def test_nothing_hidden_solves_the_real_deal_and_follows_its_line() -> None:
