@@ -19,10 +19,10 @@ import argparse
 from typing import Any
 
 import gymnasium as gym
-from bench_macro import parse_seeds
 from common import run_script  # benchmarks/common.py (the scripts' folder is on sys.path)
 
 import patience_gym  # noqa: F401  (registers the ids)
+from patience_gym.agents.solving.chunks import parse_seeds
 from patience_gym.games import get_variant
 from patience_gym.search import sample_deck
 from patience_gym.solver import solve_line

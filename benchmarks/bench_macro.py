@@ -23,6 +23,7 @@ from common import run_script  # benchmarks/common.py (the scripts' folder is on
 
 import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.agents.registry import make_policy
+from patience_gym.agents.solving.chunks import parse_seeds
 from patience_gym.games import get_variant
 
 #: The default cases: (variant, env options, spec, seeds, moves a deal).
@@ -52,13 +53,6 @@ def measure(
         cpu += time.process_time() - start
         positions += int(getattr(policy, "spent", 0))
     return positions, cpu, chosen.hexdigest()[:12]
-
-
-def parse_seeds(text: str) -> range:
-    lo, sep, hi = text.partition(":")
-    if not sep or not lo.isdigit() or not hi.isdigit() or int(lo) >= int(hi):
-        raise ValueError(f"--seeds takes FIRST:END with FIRST < END, got {text!r}")
-    return range(int(lo), int(hi))
 
 
 def main() -> None:

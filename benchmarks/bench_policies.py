@@ -27,6 +27,7 @@ import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.agents.common.config import apply_overrides
 from patience_gym.agents.evaluation.evaluate import wilson
 from patience_gym.agents.registry import make_policy
+from patience_gym.agents.solving.chunks import parse_seeds
 from patience_gym.games import get_variant
 
 
@@ -46,13 +47,6 @@ def play(env: gym.Env[Any, Any], policy: Any, seed: int) -> tuple[bool, float]:
             return bool(info["won"]), spent
 
 
-def seed_range(text: str) -> range:
-    a, sep, b = text.partition(":")
-    if not sep or not a.isdigit() or not b.isdigit() or int(b) <= int(a):
-        raise ValueError(f"--seeds takes a:b with whole numbers a < b, got {text!r}")
-    return range(int(a), int(b))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", required=True, help="variant, e.g. Babette-v0")
@@ -62,7 +56,7 @@ def main() -> None:
     args = parser.parse_args()
     if len(args.policy) < 2:
         raise ValueError("give two or more --policy specs to compare")
-    seeds = seed_range(args.seeds)
+    seeds = parse_seeds(args.seeds)
     kwargs = apply_overrides({}, args.set)
     env = gym.make(get_variant(args.env).env_id, **kwargs)
     policies = [make_policy(spec) for spec in args.policy]
