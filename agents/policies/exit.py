@@ -3,7 +3,9 @@
 ``exit:<variant>`` plays the network the package ships for the variant
 (``agents/data/exit/<Variant>-v0.pt``, its card beside it as ``.json``), ``exit:<model file>``
 any net :mod:`patience_gym.agents.training.exit_train` saved: its most likely legal move, no search. It learnt
-from the planner's play on training deals (expert iteration), not from the reward alone.
+from the planner's play on training deals (expert iteration), not from the reward alone. A model
+file of an afterstate net (:mod:`patience_gym.agents.policies.afterstate`, learnt from the solver's
+verdicts) plays the move to the position it scores best.
 
 ``planner+net:<variant or model file>[,planner settings]`` is the planner
 (:class:`patience_gym.agents.policies.planner.PlannerPolicy`, by default with the settings that labelled the
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .afterstate import AfterstatePolicy, is_afterstate
 from .exit_net import ExitPolicy
 from .planner import ROW_SETTINGS, PlannerPolicy, parse_planner_spec
 
@@ -68,10 +71,12 @@ def _threads() -> None:
     torch.set_num_threads(1)
 
 
-def make_exit(settings: str | None) -> ExitPolicy:
-    """``exit:<variant or model file>`` (module docstring)."""
+def make_exit(settings: str | None) -> ExitPolicy | AfterstatePolicy:
+    """``exit:<variant or model file>`` (module docstring): a per-move net, or an afterstate net."""
     path = _net_path("exit", (settings or "").strip())
     _threads()
+    if is_afterstate(path):
+        return AfterstatePolicy.load(path, name=f"exit:{path.stem}")
     return ExitPolicy.load(path, name=f"exit:{path.stem}")
 
 
@@ -79,6 +84,11 @@ def make_planner_net(settings: str | None) -> PlannerPolicy:
     """``planner+net:<variant or model file>[,planner settings]`` (module docstring)."""
     target, _, rest = (settings or "").partition(",")
     path = _net_path("planner+net", target.strip())
+    if is_afterstate(path):
+        raise ValueError(
+            f"planner+net:{target.strip()}: {path.name} is an afterstate net; "
+            "the planner's fallback is a per-move net"
+        )
     net = ExitPolicy.load(path)
     _threads()
     row = ROW_SETTINGS.get(net.net.cfg.env, "")
