@@ -10,7 +10,7 @@ verdicts) plays the move to the position it scores best.
 ``planner+net:<variant or model file>[,planner settings]`` is the planner
 (:class:`patience_gym.agents.policies.planner.PlannerPolicy`, by default with the settings that labelled the
 variant's results row, :data:`patience_gym.agents.policies.planner.ROW_SETTINGS`) whose fallback, where no
-sampled deal is won, is the net's move instead of greedy's: ``planner+net:nestor,samples=2``. The
+sampled deal is won, is the net's move instead of greedy's: ``planner+net:babette,samples=2``. The
 planner tells the net every move it plays (:meth:`ExitPolicy.follow`), so a net whose inputs count
 every step (greedy's columns) sees the game as it would playing alone.
 
