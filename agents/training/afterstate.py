@@ -200,17 +200,16 @@ def label(
         n = min(run.chunk_games, games - chunk * run.chunk_games)
         behave = Behaviour(np.random.default_rng(start), run.keep, player)
         done = [label_game(env, seed, run.budget, behave) for seed in range(start, start + n)]
-        _write_chunk(path, start, done, time.process_time() - cpu)
+        _write_chunk(path, start, done, time.process_time() - cpu, int(env.observation_space.shape[0]))  # type: ignore[index]
         kept, decisions = sum(len(set(g.decision)) for g in done), sum(g.decisions for g in done)
         say(f"chunk {chunk}: seeds {start}..{start + n - 1}, {kept} of {decisions} decisions kept")
 
 
-def _write_chunk(path: Path, start: int, done: list[LabelledGame], seconds: float) -> None:
+def _write_chunk(path: Path, start: int, done: list[LabelledGame], seconds: float, width: int) -> None:
     """One chunk's games (``start`` the first's seed) in one file, written whole or not at all.
     Rows: ``x`` (float16), ``y``, ``action``, ``decision`` (numbered through the chunk), ``step``,
     ``seed``; games: every move played, game ``i``'s ``played[offsets[i]:offsets[i + 1]]``."""
     before = np.cumsum([0] + [g.decisions for g in done])
-    width = next((g.x[0].shape[0] for g in done if g.x), 0)
     tmp = path.with_suffix(".tmp.npz")
     np.savez_compressed(
         tmp,
@@ -262,7 +261,9 @@ def read_decisions(folders: Path | str | list[Path], limit: int | None = None) -
                 x, y, d, s = f["x"], f["y"], f["decision"], f["seed"]
                 games, decisions = games + int(f["games"]), decisions + int(f["decisions"])
                 seconds += float(f["seconds"])
-            starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]]) if len(d) else np.zeros(0, dtype=int)
+            if not len(d):  # a chunk whose decisions all won, or all lost: counted, no rows
+                continue
+            starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
             ends = np.r_[starts[1:], len(d)]
             groups += [(offset + a, b - a) for a, b in zip(starts, ends, strict=True)]
             seeds += [int(s[a]) for a in starts]
@@ -270,6 +271,10 @@ def read_decisions(folders: Path | str | list[Path], limit: int | None = None) -
             ys.append(y)
             offset += len(y)
             kept += len(starts)
+    if not groups:
+        raise ValueError(
+            f"{', '.join(map(str, folders))}: no decision the solver told apart in the chunks read"
+        )
     width = max(n for _, n in groups)
     index = np.array([[a + j if j < n else -1 for j in range(width)] for a, n in groups], dtype=np.int64)
     return Decisions(

@@ -88,6 +88,18 @@ def test_labelling_resumes_and_refuses_other_settings(tmp_path: Path) -> None:
     assert len(read_decisions(tmp_path, limit=1).count) < len(data.count)  # whole chunks up to the limit
 
 
+def test_a_chunk_with_no_decision_told_apart_is_written_and_read_as_such(tmp_path: Path) -> None:
+    """Babette's first training deal: every decision's moves all keep the deal won (the solver sees
+    every card), so its chunk holds no row; reading only it says so in one line."""
+    options = dict(gym.make("patience_gym/Babette-v0").unwrapped.game.options)  # type: ignore[attr-defined]
+    label(tmp_path, LabelRun("Babette-v0", options, 20_000, 4_000_000, chunk_games=1), 1, say=lambda s: None)
+    with np.load(tmp_path / "chunk-00000.npz") as f:
+        assert f["x"].shape == (0, gym.make("patience_gym/Babette-v0").observation_space.shape[0])  # type: ignore[index]
+        assert int(f["decisions"]) > 50 and len(f["y"]) == 0
+    with pytest.raises(ValueError, match="no decision the solver told apart"):
+        read_decisions(tmp_path)
+
+
 def test_a_dagger_round_labels_the_players_own_games(tmp_path: Path) -> None:
     """With a player, every move of a labelled game is the player's: the same moves as the player
     alone on that deal."""
