@@ -137,6 +137,8 @@ def label_game(env: gym.Env[np.ndarray, Any], seed: int, budget: int, behave: Be
     played = out.played
     while True:
         mask = core.action_masks()
+        if not mask.any():  # no legal move (The Kings can deal one such): the game is lost
+            return out
         verdicts: dict[int, int] = {}
         if mask.sum() > 1:
             game = reference(core.game)

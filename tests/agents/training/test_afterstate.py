@@ -26,7 +26,15 @@ from patience_gym.agents.policies.afterstate import (
 from patience_gym.agents.policies.base import GreedyPolicy
 from patience_gym.agents.policies.exit import make_exit, make_planner_net
 from patience_gym.agents.policies.shadow import Shadow
-from patience_gym.agents.training.afterstate import Decisions, LabelRun, label, read_decisions, train
+from patience_gym.agents.training.afterstate import (
+    Behaviour,
+    Decisions,
+    LabelRun,
+    label,
+    label_game,
+    read_decisions,
+    train,
+)
 from patience_gym.core.cards import card_name
 from patience_gym.native import reference
 from patience_gym.solver import solve_line
@@ -98,6 +106,15 @@ def test_a_chunk_with_no_decision_told_apart_is_written_and_read_as_such(tmp_pat
         assert int(f["decisions"]) > 50 and len(f["y"]) == 0
     with pytest.raises(ValueError, match="no decision the solver told apart"):
         read_decisions(tmp_path)
+
+
+def test_a_deal_with_no_legal_move_is_a_game_with_no_decision() -> None:
+    """The Kings' seed 139 deals no legal move: its labelled game ends at once, lost."""
+    env = gym.make("patience_gym/TheKings-v0")
+    env.reset(seed=139)
+    assert not env.unwrapped.action_masks().any()  # type: ignore[attr-defined]
+    game = label_game(env, 139, 1_000, Behaviour(np.random.default_rng(0)))
+    assert game.decisions == 0 and game.played == [] and game.y == []
 
 
 def test_a_dagger_round_labels_the_players_own_games(tmp_path: Path) -> None:
