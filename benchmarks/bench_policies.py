@@ -58,7 +58,14 @@ def main() -> None:
         raise ValueError("give two or more --policy specs to compare")
     seeds = parse_seeds(args.seeds)
     kwargs = apply_overrides({}, args.set)
-    env = gym.make(get_variant(args.env).env_id, **kwargs)
+    variant = get_variant(args.env)
+    unknown = sorted(set(kwargs) - set(variant.game.OPTIONS))
+    if unknown:
+        raise ValueError(
+            f"--set {unknown[0]}: {variant.env_name} has no option {unknown[0]!r}; "
+            f"its options are: {', '.join(variant.game.OPTIONS) or 'none'}"
+        )
+    env = gym.make(variant.env_id, **kwargs)
     policies = [make_policy(spec) for spec in args.policy]
     won: list[set[int]] = [set() for _ in policies]
     cpu = [0.0 for _ in policies]

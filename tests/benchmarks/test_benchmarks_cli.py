@@ -42,6 +42,10 @@ TWO = ["--policy", "greedy", "--policy", "random"]
         ([*POLICIES, "--policy", "greedy"], "two or more --policy"),
         ([*POLICIES, "--seeds", "5:2", *TWO], "seed range '5:2' is empty"),
         (["benchmarks/bench_policies.py", "--env", "Spider-v0", *TWO], "unknown environment 'Spider-v0'"),
+        (
+            [*POLICIES, "--set", "env_kwargs.redeals=1", *TWO],
+            "--set env_kwargs: Nestor-v0 has no option 'env_kwargs'; its options are: reserve",
+        ),
         (["scripts/pictures.py", "Spider-v0"], "unknown environment 'Spider-v0'"),
         (["scripts/labels_summary.py", "--labels", "no/such/folder"], "no label files"),
     ],
