@@ -28,6 +28,7 @@ from patience_gym.core.game import Game
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
 
+from .base import try_move
 from .shadow import Shadow
 
 __all__ = [
@@ -109,13 +110,9 @@ def afterstates(
     actions = np.flatnonzero(mask).tolist()
     obs, keys = [], []
     for a in actions:
-        trial = game.clone()
-        trial.apply(a)
+        trial, _, after = try_move(game, shadow, a, unseen)  # greedy's rule of what may be read
         keys.append(trial.state_key())
-        if len(trial.unseen_positions()) != unseen:  # a card turned up: score the shadow's move
-            trial = shadow().clone()
-            trial.apply(a)
-        obs.append(trial.observation())
+        obs.append(after.observation())
     return actions, np.asarray(obs, dtype=np.float32), keys
 
 

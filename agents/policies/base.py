@@ -73,18 +73,29 @@ def look_ahead(
     unseen = len(game.unseen_positions())
     out = []
     for a in np.flatnonzero(mask).tolist():
-        trial = game.clone()
-        trial.apply(a)
+        trial, before, after = try_move(game, shadow, a, unseen)
         key = trial.state_key()
-        if len(trial.unseen_positions()) == unseen:  # nothing turned up (seen cards stay seen)
-            h, gained = heuristic(trial), trial.foundation_cards - game.foundation_cards
-        else:
-            before = shadow()
-            blind = before.clone()
-            blind.apply(a)
-            h, gained = heuristic(blind), blind.foundation_cards - before.foundation_cards
+        h, gained = heuristic(after), after.foundation_cards - before.foundation_cards
         out.append(Trial(a, key, visits.get(key, 0), h, gained))
     return out
+
+
+def try_move(
+    game: Game[Any], shadow: Callable[[], Game[Any]], action: int, unseen: int
+) -> tuple[Game[Any], Game[Any], Game[Any]]:
+    """``action`` tried on a clone of ``game`` (``unseen``: its count of unseen positions): the real
+    successor (for its key), and the positions a player may score it by, before and after. Those
+    are ``game`` and the successor, or, where the move turns a card up, the shadow
+    (``shadow()``) and the shadow's successor, so that the card is never read; any other move
+    reaches a position that agrees with its shadow's on everything the player sees."""
+    trial = game.clone()
+    trial.apply(action)
+    if len(trial.unseen_positions()) == unseen:  # nothing turned up (seen cards stay seen)
+        return trial, game, trial
+    before = shadow()
+    blind = before.clone()
+    blind.apply(action)
+    return trial, before, blind
 
 
 def greedy_order(trials: Sequence[Trial]) -> list[int]:
