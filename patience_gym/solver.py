@@ -275,6 +275,7 @@ def macro_decide(
     silent_first: bool = False,
     rollout: bool = False,
     fixed: Sequence[int] = (),
+    dig: float = 0.0,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -289,7 +290,9 @@ def macro_decide(
     rather than the most sampled. ``rollout``: a sampled deal not won by its capped search is scored
     by the better of its foundation share and that of a rollout of the base policy to the end.
     ``fixed``: positions of ``unseen`` whose card the search knows (the frame holds it): a move that
-    shows one still ends a candidate, and the sampled deals keep it where it lies."""
+    shows one still ends a candidate, and the sampled deals keep it where it lies. ``dig`` > 0: a
+    capped search not won counts each face-down card it turned up as ``dig`` of a foundation card
+    (Klondike's piles; macro.hpp)."""
     proto = _prototype(variant, options)
     found = _module().macro_decide(
         proto._c,
@@ -317,6 +320,7 @@ def macro_decide(
         silent_first,
         rollout,
         [int(p) for p in fixed],
+        float(dig),
     )
     return _decision(found)
 

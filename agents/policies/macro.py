@@ -30,7 +30,7 @@ batch by batch, and one drops out when the leader is ``race`` standard errors of
 differences ahead, or when the two are tied within ``tie`` (src/native/macro.hpp).
 
 Spec: ``macro`` or ``macro:samples=50,batch=5,nodes=3000,c=1,cards=0.2,region=2000,known=200000,
-seconds=0,learn=0,race=0,tie=0.03,allwon=1,dom=0,dedup=0,lost=0`` (any subset; the defaults are the
+seconds=0,learn=0,race=0,tie=0.03,allwon=1,dom=0,dedup=0,lost=0,dig=0`` (any subset; the defaults are the
 long run's settings, docs/planner.md).
 """
 
@@ -73,8 +73,9 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "deepen": (0, "> 0: no deal won by any candidate: start again, searches 4 times larger, this many times"),
     "retry": (0, "the real deal's solve not won: this many decisions judge without solving it again"),
     "shown": (0, "1: Klondike with the stock known: a turn showing a stock card ends a candidate, as hidden"),
+    "dig": (0.0, "> 0: a search not won also counts each face-down card it turned up as this much of a card"),
 }
-_FLOATS = ("c", "cards", "seconds", "race", "tie")
+_FLOATS = ("c", "cards", "seconds", "race", "tie", "dig")
 
 
 def _whole(value: dict[str, float], key: str, low: int, high: int | None, allowed: str) -> int:
@@ -126,7 +127,8 @@ class MacroPolicy:
         # named only when on: the runs made before these existed keep their names
         self.probe, self.deepen, self.first = int(probe), int(deepen), bool(value["first"])
         self.roll, self.shown, self.retry = bool(value["roll"]), bool(value["shown"]), int(retry)
-        optional = ("dom", "dedup", "lost", "probe", "deepen", "first", "roll", "retry", "shown")
+        self.dig = float(value["dig"])
+        optional = ("dom", "dedup", "lost", "probe", "deepen", "first", "roll", "retry", "shown", "dig")
         named = {k: v for k, v in value.items() if k not in optional or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
@@ -216,6 +218,7 @@ class MacroPolicy:
             silent_first=self.first,
             rollout=self.roll,
             fixed=fixed,
+            dig=self.dig,
         )
         self.spent += found.nodes
         self.last = found

@@ -203,6 +203,9 @@ public:
     // macro planner's capped solves count it won (macro.hpp); the solver, with its dominances on,
     // stops its search there and plays the win out with a small search of its own (solver.cpp).
     virtual bool sure_win() const { return false; }
+    // Cards dealt face down and not turned up yet (Klondike's piles; 0 where a variant has none):
+    // the progress a capped search makes short of the foundations (macro.hpp, `dig`).
+    virtual int face_down_cards() const { return 0; }
     // Move ordering only (never pruning): a larger value is tried first. Default: the solver's
     // own order (moves that win cards first, then the table's order).
     virtual int move_priority(int /*action*/) const { return 0; }

@@ -515,6 +515,12 @@ public:
         return true;
     }
 
+    int face_down_cards() const override {
+        int n = 0;
+        for (int i = 0; i < N_PILES; ++i) n += down_[i];
+        return n;
+    }
+
     // Ordering only: first moves that turn up a face-down card (the deeper the pile, the
     // sooner), then those that empty a pile or bring a talon card into play, then the rest,
     // turning the stock, then moving a run that turns nothing up (shuffling the tableau).

@@ -81,11 +81,13 @@ void moves_of(const Game& g, std::vector<Game::SolverMove>& out) {
 // best position entered, times `cards`.
 class CappedSolver {
 public:
-    explicit CappedSolver(std::uint64_t cap, bool dominances = false) : cap_(cap), dom_(dominances), seen_(cap) {}
+    explicit CappedSolver(std::uint64_t cap, bool dominances = false, double dig = 0.0)
+        : cap_(cap), dom_(dominances), dig_(dig), seen_(cap) {}
 
     double value(const Game& start, double cards, std::uint64_t& nodes, bool& won) {
         won = false;
-        best_ = start.foundation_cards();
+        down0_ = dig_ > 0 ? start.face_down_cards() : 0;
+        best_ = progress(start);
         if (start.won() || start.sure_win()) return won = true, 1.0;
         if (!start.dead()) {
             seen_.clear();
@@ -95,7 +97,7 @@ public:
             nodes += spent_;
         }
         if (won) return 1.0;
-        return cards * best_ / start.win_cards();
+        return cards * best_ / (start.win_cards() + dig_ * down0_);
     }
 
 private:
@@ -176,19 +178,26 @@ private:
                 child->apply(top.moves.acts[static_cast<std::size_t>(i)]);
             if (child->won() || child->sure_win()) return true;
             if (!seen_.insert(hash(*child))) continue;
-            best_ = std::max(best_, child->foundation_cards());
+            best_ = std::max(best_, progress(*child));
             push(child);
         }
         return false;
     }
 
     std::uint64_t hash(const Game& g) const { return dom_ ? g.solver_hash() : g.canonical_hash(); }
+    // foundation cards, and with dig > 0 the face-down cards turned up since the search's start
+    double progress(const Game& g) const {
+        const double cards = g.foundation_cards();
+        return dig_ > 0 ? cards + dig_ * (down0_ - g.face_down_cards()) : cards;
+    }
 
     std::uint64_t cap_;
     bool dom_;
+    double dig_;
+    int down0_ = 0;  // the search's start's face-down cards
     StampSet seen_;
     std::uint64_t spent_ = 0;
-    int best_ = 0;
+    double best_ = 0;
     std::vector<std::unique_ptr<Game>> pool_;  // search_lazy's game per depth
     std::vector<Lazy> lazy_stack_;
     std::unique_ptr<Game> peek_;  // lazy_moves' scratch game
@@ -446,7 +455,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
             return result;
         }
         if (found.size() == 1) return result.chosen = 0, result;
-        CappedSolver solver(s.solve_nodes, s.dominances);
+        CappedSolver solver(s.solve_nodes, s.dominances, s.dig);
         double best = -1.0;
         for (std::size_t i = 0; i < found.size(); ++i) {
             bool won = false;
@@ -477,7 +486,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         return *deals[k];
     };
     std::uint64_t cap = s.solve_nodes, probe = s.probe_nodes;  // grown by `deepen`
-    auto solver = std::make_unique<CappedSolver>(cap, s.dominances);
+    auto solver = std::make_unique<CappedSolver>(cap, s.dominances, s.dig);
     auto& cs = result.candidates;
     // Candidate i judged on sampled deal k: its line played there, then the capped search.
     auto judge = [&](std::size_t i, std::size_t k) {
@@ -535,7 +544,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         // the searches were too small to tell the candidates apart: again, four times as large
         if (none_won && (silent || c.plays >= s.samples) && deepened < s.deepen && !out_of_budget()) {
             ++deepened, cap *= 4, probe *= 4, total = 0;
-            solver = std::make_unique<CappedSolver>(cap, s.dominances);
+            solver = std::make_unique<CappedSolver>(cap, s.dominances, s.dig);
             for (auto& x : cs) x.plays = 0, x.wins = 0, x.value = 0.0;
             continue;
         }

@@ -108,6 +108,11 @@ struct MacroSettings {
     // with the stock hidden (a few candidates a decision, not one per talon card), while the
     // sampled deals deal the stock as it lies.
     std::vector<int> fixed;
+    // > 0: a capped search not won scores `cards` times its best position's progress, each card put
+    // up counting 1 and each face-down card turned up (Game::face_down_cards) `dig`, over the most
+    // there is (the winning cards and the start's face-down cards at `dig` each); 0: foundation
+    // cards alone, as before. The lazy capped searches only (not `probe_nodes`' solves).
+    double dig = 0.0;
 };
 
 struct MacroCandidate {

@@ -406,6 +406,27 @@ def test_rollout_scores_a_deal_not_won_by_the_better_of_search_and_rollout() -> 
     assert make_macro("roll=1").roll and "roll" not in make_macro().name
 
 
+def test_dig_counts_the_face_down_cards_a_search_not_won_turned_up() -> None:
+    """Klondike draw 3 seed 2, every candidate judged on the same ten deals (no candidate dropped):
+    with ``dig`` a capped search not won also counts the face-down cards it turned up, so the
+    values change and the deals and wins stay. With ``cards=0`` (only wins count) or on a variant
+    with no face-down cards (Babette) it changes nothing."""
+    env = gym.make("patience_gym/Klondike-v0", **KLONDIKE3)
+    env.reset(seed=2)
+    kwargs: dict[str, Any] = dict(solve_nodes=300, race=1e9, tie=0.0)
+    plain, dug = _decide(env, [], cards=1.0, **kwargs), _decide(env, [], cards=1.0, dig=1.0, **kwargs)
+    assert plain.plays == dug.plays == (10,) * len(plain.lines) and plain.wins == dug.wins
+    assert sum(plain.wins) < sum(plain.plays)  # some searches not won: there dig counts
+    assert plain.values != dug.values and all(0 <= v <= n for v, n in zip(dug.values, dug.plays, strict=True))
+    wins_only = _decide(env, [], cards=0.0, **kwargs), _decide(env, [], cards=0.0, dig=2.0, **kwargs)
+    assert (wins_only[0].values, wins_only[0].chosen) == (wins_only[1].values, wins_only[1].chosen)
+    babette = gym.make("patience_gym/Babette-v0")
+    babette.reset(seed=8)
+    kwargs.update(solve_nodes=50, cards=1.0)
+    assert _decide(babette, [], **kwargs).values == _decide(babette, [], dig=1.0, **kwargs).values
+    assert make_macro("dig=0.5").dig == 0.5 and "dig" not in make_macro().name
+
+
 def test_shown_searches_a_known_stock_with_the_candidates_of_a_hidden_one() -> None:
     """``shown=1`` (Klondike, stock known): the candidates are those the same position gives with
     the stock hidden (a turn that shows a stock card ends one), the policy stays blind to the
