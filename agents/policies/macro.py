@@ -37,6 +37,7 @@ long run's settings, docs/planner.md).
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
 
@@ -198,27 +199,11 @@ class MacroPolicy:
             frame,
             sorted([*unseen, *fixed]),
             self.actions,
-            samples=self.samples,
-            batch=self.batch,
-            solve_nodes=self.nodes,
-            exploration=self.c,
-            cards=self.cards,
-            region=self.region,
             known_nodes=self.known if solve else 1,  # a solve of one node: the candidates' searches only
-            max_seconds=self.seconds,
             seed=(self.seed * 1_000_003 + self.decisions) & (2**63 - 1),
-            race=self.race,
-            tie=self.tie,
-            all_won=self.all_won,
-            dominances=self.dominances,
             table=self.table,
-            one_per_event=self.dedup,
-            probe_nodes=self.probe,
-            deepen=self.deepen,
-            silent_first=self.first,
-            rollout=self.roll,
             fixed=fixed,
-            dig=self.dig,
+            **self._search_settings(),
         )
         self.spent += found.nodes
         self.last = found
@@ -235,6 +220,28 @@ class MacroPolicy:
         if not solve:
             return line[0], "retry"
         return line[0], "bandit" if len(found.lines) > 1 else "only"
+
+    def _search_settings(self) -> dict[str, Any]:
+        """The native search's settings that stay the same from decision to decision."""
+        return dict(
+            samples=self.samples,
+            batch=self.batch,
+            solve_nodes=self.nodes,
+            exploration=self.c,
+            cards=self.cards,
+            region=self.region,
+            max_seconds=self.seconds,
+            race=self.race,
+            tie=self.tie,
+            all_won=self.all_won,
+            dominances=self.dominances,
+            one_per_event=self.dedup,
+            probe_nodes=self.probe,
+            deepen=self.deepen,
+            silent_first=self.first,
+            rollout=self.roll,
+            dig=self.dig,
+        )
 
     def _shown(self, env: PatienceEnv, unseen: list[int]) -> tuple[dict[str, object], list[int]]:
         """The options the search's games are made with, and the positions it knows but has not
