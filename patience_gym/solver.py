@@ -276,6 +276,7 @@ def macro_decide(
     rollout: bool = False,
     fixed: Sequence[int] = (),
     dig: float = 0.0,
+    beam: int = 0,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -292,7 +293,9 @@ def macro_decide(
     ``fixed``: positions of ``unseen`` whose card the search knows (the frame holds it): a move that
     shows one still ends a candidate, and the sampled deals keep it where it lies. ``dig`` > 0: a
     capped search not won counts each face-down card it turned up as ``dig`` of a foundation card
-    (Klondike's piles; macro.hpp)."""
+    (Klondike's piles; macro.hpp). ``beam`` > 0: each sampled deal is judged by the layered beam
+    search of that width (:func:`beam`) with at most ``solve_nodes`` nodes; the variant must have
+    beam layers (:func:`has_beam_layers`)."""
     proto = _prototype(variant, options)
     found = _module().macro_decide(
         proto._c,
@@ -321,6 +324,7 @@ def macro_decide(
         rollout,
         [int(p) for p in fixed],
         float(dig),
+        int(beam),
     )
     return _decision(found)
 
@@ -494,7 +498,8 @@ def nested_rollout(
 
 def has_beam_layers(variant: Variant, options: Mapping[str, Any] | None = None) -> bool:
     """Whether :func:`beam` can search this variant: its play advances through the pack in one
-    direction (``Game::beam_layer`` in ``src/native/core.hpp``; Light and Shade, Anna)."""
+    direction (``Game::beam_layer`` in ``src/native/core.hpp``; Light and Shade, Anna, Klondike with
+    limited passes)."""
     return bool(_module().has_beam_layers(_dealt(variant, options, 0, None)._c))
 
 
@@ -520,7 +525,7 @@ def beam(
     if not _module().has_beam_layers(g):
         raise ValueError(
             f"{variant.env_name} has no beam layers: the beam search needs a game whose play "
-            "advances through the pack in one direction (Light and Shade, Anna)"
+            "advances through the pack in one direction (Light and Shade, Anna, Klondike with limited passes)"
         )
     verdict, actions, nodes, _positions, seconds, best, _line = _module().beam_solve(
         g, width, max_nodes, max_seconds

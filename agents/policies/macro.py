@@ -30,8 +30,8 @@ batch by batch, and one drops out when the leader is ``race`` standard errors of
 differences ahead, or when the two are tied within ``tie`` (src/native/macro.hpp).
 
 Spec: ``macro`` or ``macro:samples=50,batch=5,nodes=3000,c=1,cards=0.2,region=2000,known=200000,
-seconds=0,learn=0,race=0,tie=0.03,allwon=1,dom=0,dedup=0,lost=0,dig=0`` (any subset; the defaults are the
-long run's settings, docs/planner.md).
+seconds=0,learn=0,race=0,tie=0.03,allwon=1,dom=0,dedup=0,lost=0,dig=0,beam=0`` (any subset; the
+defaults are the long run's settings, docs/planner.md).
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "retry": (0, "the real deal's solve not won: this many decisions judge without solving it again"),
     "shown": (0, "1: Klondike with the stock known: a turn showing a stock card ends a candidate, as hidden"),
     "dig": (0.0, "> 0: a search not won also counts each face-down card it turned up as this much of a card"),
+    "beam": (0, "> 0: judge each sampled deal by a layered beam search this wide, at most nodes positions"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie", "dig")
 
@@ -112,6 +113,9 @@ class MacroPolicy:
         retry = _whole(value, "retry", 0, None, "a whole number >= 0")
         deepen = _whole(value, "deepen", 0, 8, "a whole number from 0 to 8")
         probe = _whole(value, "probe", 0, int(value["nodes"]) - 1, "a whole number from 0 to nodes - 1")
+        beam = _whole(value, "beam", 0, None, "a whole number >= 0")
+        if beam and probe:
+            raise ValueError("macro: beam and probe each replace the capped search: give one of them")
         if value["race"] > 0 and (value["first"] or value["deepen"]):
             raise ValueError("macro: first and deepen act on UCB1, not on racing: give race=0 with them")
         if value["cards"] > 1:
@@ -128,8 +132,9 @@ class MacroPolicy:
         # named only when on: the runs made before these existed keep their names
         self.probe, self.deepen, self.first = int(probe), int(deepen), bool(value["first"])
         self.roll, self.shown, self.retry = bool(value["roll"]), bool(value["shown"]), int(retry)
-        self.dig = float(value["dig"])
-        optional = ("dom", "dedup", "lost", "probe", "deepen", "first", "roll", "retry", "shown", "dig")
+        self.dig, self.beam = float(value["dig"]), int(beam)
+        optional = {"dom", "dedup", "lost", "probe", "deepen", "first", "roll", "retry", "shown", "dig"}
+        optional.add("beam")
         named = {k: v for k, v in value.items() if k not in optional or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
@@ -241,6 +246,7 @@ class MacroPolicy:
             silent_first=self.first,
             rollout=self.roll,
             dig=self.dig,
+            beam=self.beam,
         )
 
     def _shown(self, env: PatienceEnv, unseen: list[int]) -> tuple[dict[str, object], list[int]]:

@@ -18,9 +18,9 @@ base policy, the best line met remembered and followed. ``--play SPEC`` plays ea
 with a policy (``planner:...``, ``rollout:16``, ``ppo:<model>``) through ``gym.make``: a game it
 wins is a winning line like any other, and proves the deal winnable whatever the policy read.
 ``--beam W`` searches each unknown deal with the layered beam search (:func:`patience_gym.solver.beam`,
-``src/native/beam.hpp``; Light and Shade, Anna), ``--budget`` nodes a deal: at most ``W`` positions go on
-from each layer of cards taken from the pack. It answers lost (the row replaced) only when no layer
-was cut, so that the search was exhaustive.
+``src/native/beam.hpp``; Light and Shade, Anna, Klondike with limited passes), ``--budget`` nodes a
+deal: at most ``W`` positions go on from each layer of cards taken from the pack. It answers lost
+(the row replaced) only when no layer was cut, so that the search was exhaustive.
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ SEARCH_FLAGS: dict[str, dict[str, Any]] = {
         "type": int,
         "metavar": "W",
         "help": "look for wins among the unknown deals by a layered beam search of width W, --budget "
-        "nodes a deal (agents/solving/dive.py; Light and Shade, Anna)",
+        "nodes a deal (agents/solving/dive.py; Light and Shade, Anna, Klondike with limited passes)",
     },
 }
 

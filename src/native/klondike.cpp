@@ -521,6 +521,21 @@ public:
         return n;
     }
 
+    // The beam search's layers (beam.hpp): the cards turned from the stock in this pass, passes
+    // first. Within a pass the stock only shrinks, and a new pass starts a new one (25 a pass, more
+    // than the stock holds), so no move lowers the layer. None with unlimited passes, whose pass
+    // counter stops at 2 (the positions stay finite).
+    int beam_layer() const override { return passes_ < 0 ? -1 : (passes_used_ - 1) * 25 + (24 - stock_.size()); }
+
+    // Among positions that have turned as many stock cards: fewest cards left lying in the talon
+    // (each must later find a place, from the top down), then more foundation cards, fewer
+    // face-down cards. Ordering only. On one-pass Klondike's winnable deals of seeds 0-499 (116),
+    // widths 30, 300 and 3,000 win 58, 80 and 101 (at about 4,000, 35,000 and 240,000 nodes); of
+    // seeds 0-199's 38 at width 300, 24 with the talon's weight 10, 18 with 0.25 and 16 with none.
+    double beam_score() const override {
+        return 2.0 * foundation_cards() - face_down_cards() - 10.0 * talon_.size();
+    }
+
     // Ordering only: first moves that turn up a face-down card (the deeper the pile, the
     // sooner), then those that empty a pile or bring a talon card into play, then the rest,
     // turning the stock, then moving a run that turns nothing up (shuffling the tableau).

@@ -475,16 +475,21 @@ NB_MODULE(_native, m) {
            const std::vector<int>& history, int samples, int batch, std::int64_t solve_nodes, double exploration,
            double cards, int region, std::int64_t known_nodes, std::int64_t max_nodes, double max_seconds,
            std::uint64_t seed, double race, double tie, bool all_won, bool dominances, pg::LostTable* table, bool one_per_event,
-           std::int64_t probe_nodes, int deepen, bool silent_first, bool rollout, const std::vector<int>& fixed, double dig) {
+           std::int64_t probe_nodes, int deepen, bool silent_first, bool rollout, const std::vector<int>& fixed, double dig,
+           std::int64_t beam) {
             if (frame.size() != static_cast<std::size_t>(52 * proto.n_packs()))
                 throw std::invalid_argument("the frame must hold " + std::to_string(52 * proto.n_packs()) + " cards");
-            if (solve_nodes < 1 || known_nodes < 1 || max_nodes < 0 || probe_nodes < 0 || deepen < 0 || deepen > 8)
+            if (solve_nodes < 1 || known_nodes < 1 || max_nodes < 0 || probe_nodes < 0 || deepen < 0 || deepen > 8 || beam < 0)
                 throw std::invalid_argument(
-                    "solve_nodes and known_nodes must be >= 1, max_nodes and probe_nodes >= 0, deepen from 0 to 8");
+                    "solve_nodes and known_nodes must be >= 1, max_nodes, probe_nodes and beam >= 0, deepen from 0 to 8");
+            if (beam > 0 && proto.beam_layer() < 0)
+                throw std::invalid_argument("beam > 0 needs a game whose play advances through the pack in one direction "
+                                            "(Game::beam_layer): Klondike with limited passes, Light and Shade, Anna");
             pg::MacroSettings s{samples, batch, static_cast<std::uint64_t>(solve_nodes), exploration, cards, region,
                                 static_cast<std::uint64_t>(known_nodes), static_cast<std::uint64_t>(max_nodes),
                                 max_seconds, seed, race, tie, all_won, dominances, table, one_per_event,
-                                static_cast<std::uint64_t>(probe_nodes), deepen, silent_first, rollout, fixed, dig};
+                                static_cast<std::uint64_t>(probe_nodes), deepen, silent_first, rollout, fixed, dig,
+                                static_cast<std::uint64_t>(beam)};
             pg::MacroResult r;
             {
                 nb::gil_scoped_release release;
@@ -503,7 +508,7 @@ NB_MODULE(_native, m) {
         },
         "proto"_a, "frame"_a, "unseen"_a, "history"_a, "samples"_a, "batch"_a, "solve_nodes"_a, "exploration"_a,
         "cards"_a, "region"_a, "known_nodes"_a, "max_nodes"_a, "max_seconds"_a, "seed"_a, "race"_a = 0.0, "tie"_a = 0.03, "all_won"_a = true, "dominances"_a = false, "table"_a.none() = nb::none(), "one_per_event"_a = false, "probe_nodes"_a = 0, "deepen"_a = 0, "silent_first"_a = false, "rollout"_a = false,
-        "fixed"_a = std::vector<int>{}, "dig"_a = 0.0,
+        "fixed"_a = std::vector<int>{}, "dig"_a = 0.0, "beam"_a = 0,
         "The macro planner's decision (macro.hpp) from the position reached by dealing ``frame`` and playing "
         "``history`` (positions ``unseen`` hidden, ``fixed`` of them known to the search): (candidate lines, samples, wins, summed values, chosen index "
         "or -1, plan, nodes, region positions, deals).");

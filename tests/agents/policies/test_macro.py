@@ -427,6 +427,34 @@ def test_dig_counts_the_face_down_cards_a_search_not_won_turned_up() -> None:
     assert make_macro("dig=0.5").dig == 0.5 and "dig" not in make_macro().name
 
 
+def test_beam_judges_the_sampled_deals_by_the_layered_beam_search() -> None:
+    """One-pass Klondike seed 6 after its first 22 moves (the lazy searches' picks), every candidate
+    judged on the same ten deals: with ``beam`` each deal is judged by the layered beam search of
+    that width within the same nodes, the same candidates, and it wins sampled deals where the
+    depth-first capped search wins none. Blind to hidden cards; refused where the variant has no
+    beam layers."""
+    env = gym.make("patience_gym/Klondike-v0")
+    env.reset(seed=6)
+    kwargs: dict[str, Any] = dict(solve_nodes=5000, cards=0.0, race=1e9, tie=0.0)
+    actions: list[int] = []
+    while len(actions) < 22:
+        found = _decide(env, actions, **kwargs)
+        for a in found.lines[found.chosen][: 22 - len(actions)]:
+            env.step(a)
+            actions.append(a)
+    lazy, beamed = _decide(env, actions, **kwargs), _decide(env, actions, beam=30, **kwargs)
+    assert lazy.lines == beamed.lines and len(lazy.lines) > 1
+    assert lazy.plays == beamed.plays == (10,) * len(lazy.lines)
+    assert sum(lazy.wins) == 0 < sum(beamed.wins)
+    one_pass = gym.make("patience_gym/Klondike-v0")
+    check_blind_to_hidden_cards(one_pass, lambda: make_macro(SMALL + ",beam=10"), 60)
+    assert make_macro("beam=30").beam == 30 and "beam" not in make_macro().name
+    nestor = gym.make("patience_gym/Nestor-v0")
+    nestor.reset(seed=0)
+    with pytest.raises(ValueError, match="beam > 0 needs a game whose play advances through the pack"):
+        _decide(nestor, [], beam=30)
+
+
 def test_shown_searches_a_known_stock_with_the_candidates_of_a_hidden_one() -> None:
     """``shown=1`` (Klondike, stock known): the candidates are those the same position gives with
     the stock hidden (a turn that shows a stock card ends one), the policy stays blind to the
@@ -498,6 +526,8 @@ def test_settings_are_checked() -> None:
         ("roll=3", "roll must be 0 or 1"),
         ("shown=2", "shown must be 0 or 1"),
         ("retry=-1", "retry must be a whole number >= 0"),
+        ("beam=-1", "beam must be a whole number >= 0"),
+        ("beam=10,probe=5", "give one of them"),
         ("race=2,first=1", "not on racing"),
         ("depth=3", "not understood"),
         ("samples=2,samples=3", "given twice"),

@@ -1,7 +1,7 @@
 """The layered beam search (patience_gym.solver.beam, src/native/beam.hpp, patience-gym solve
---beam W): wins the other searches miss on Light and Shade, whose lines replay through gym.make; a
-loss only where no layer was cut, agreeing with the depth-first search; layers that no move lowers;
-clear refusals."""
+--beam W): wins the other searches miss on Light and Shade, Anna and one-pass Klondike, whose
+lines replay through gym.make; a loss only where no layer was cut, agreeing with the depth-first
+search; layers that no move lowers; clear refusals."""
 
 from __future__ import annotations
 
@@ -64,6 +64,9 @@ def test_the_beam_answers_lost_only_when_no_layer_was_cut() -> None:
         ("LightAndShade-v0", {"talon_to_auxiliaries": False}),
         ("Anna-v0", {}),
         ("Anna-v0", {"refill": "pack"}),
+        ("Klondike-v0", {}),
+        ("Klondike-v0", {"passes": 3}),
+        ("Klondike-v0", {"draw": 3, "passes": 4, "partial_moves": True}),
     ],
 )
 def test_no_move_lowers_the_beam_layer(env: str, options: dict[str, object]) -> None:
@@ -99,11 +102,22 @@ def test_the_beam_wins_an_anna_deal_the_other_searches_left_unknown() -> None:
     assert replay_wins("Anna-v0", ANNA_WON_BY_BEAM, label.actions, refill="pack")
 
 
+#: One-pass Klondike (the book's game) seed 6: unknown after 200,000 nodes of the depth-first
+#: search; a beam of width 30 wins it in about 4,000 (its layers: the cards turned from the stock).
+KLONDIKE_WON_BY_BEAM = 6
+
+
+def test_the_beam_wins_a_one_pass_klondike_deal_the_depth_first_search_does_not() -> None:
+    search = partial(beam, width=30, max_nodes=20_000)
+    check_a_win_the_search_misses("Klondike-v0", KLONDIKE_WON_BY_BEAM, 200_000, search)
+
+
 def test_variants_without_layers_are_refused() -> None:
-    klondike = get_variant("Klondike-v0")
-    assert has_beam_layers(LIGHT_AND_SHADE) and not has_beam_layers(klondike)
-    with pytest.raises(ValueError, match="Klondike-v0 has no beam layers"):
-        beam(klondike, seed=0)
+    nestor = get_variant("Nestor-v0")
+    assert has_beam_layers(LIGHT_AND_SHADE) and has_beam_layers(get_variant("Klondike-v0"))
+    assert not has_beam_layers(nestor) and not has_beam_layers(get_variant("Klondike-v0"), {"passes": None})
+    with pytest.raises(ValueError, match="Nestor-v0 has no beam layers"):
+        beam(nestor, seed=0)
     with pytest.raises(ValueError, match="positive integer"):
         beam(LIGHT_AND_SHADE, seed=0, width=0)
 
