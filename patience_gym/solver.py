@@ -298,34 +298,11 @@ def macro_decide(
     beam layers (:func:`has_beam_layers`)."""
     proto = _prototype(variant, options)
     found = _module().macro_decide(
-        proto._c,
-        [int(c) for c in frame],
-        [int(p) for p in unseen],
-        [int(a) for a in actions],
-        samples,
-        batch,
-        solve_nodes,
-        exploration,
-        cards,
-        region,
-        known_nodes,
-        max_nodes,
-        max_seconds,
-        seed,
-        race,
-        tie,
-        all_won,
-        dominances,
-        table,
-        one_per_event,
-        probe_nodes,
-        deepen,
-        silent_first,
-        rollout,
-        [int(p) for p in fixed],
-        float(dig),
-        int(beam),
-    )
+        proto._c, [int(c) for c in frame], [int(p) for p in unseen], [int(a) for a in actions],
+        samples, batch, solve_nodes, exploration, cards, region, known_nodes, max_nodes, max_seconds, seed,
+        race, tie, all_won, dominances, table, one_per_event, probe_nodes, deepen, silent_first, rollout,
+        [int(p) for p in fixed], float(dig), int(beam),
+    )  # fmt: skip
     return _decision(found)
 
 
