@@ -78,6 +78,10 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "beam": (0, "> 0: judge each sampled deal by a layered beam search this wide, at most nodes positions"),
 }
 _FLOATS = ("c", "cards", "seconds", "race", "tie", "dig")
+#: Settings a policy's name shows only when on: the runs made before they existed keep their names.
+_NAMED_WHEN_ON = frozenset(
+    ("dom", "dedup", "lost", "probe", "deepen", "first", "roll", "retry", "shown", "dig", "beam")
+)
 
 
 def _whole(value: dict[str, float], key: str, low: int, high: int | None, allowed: str) -> int:
@@ -129,13 +133,10 @@ class MacroPolicy:
             bool(value["dedup"]),
             bool(value["lost"]),
         )
-        # named only when on: the runs made before these existed keep their names
         self.probe, self.deepen, self.first = int(probe), int(deepen), bool(value["first"])
         self.roll, self.shown, self.retry = bool(value["roll"]), bool(value["shown"]), int(retry)
         self.dig, self.beam = float(value["dig"]), int(beam)
-        optional = {"dom", "dedup", "lost", "probe", "deepen", "first", "roll", "retry", "shown", "dig"}
-        optional.add("beam")
-        named = {k: v for k, v in value.items() if k not in optional or v}
+        named = {k: v for k, v in value.items() if k not in _NAMED_WHEN_ON or v}
         self.name = "macro(" + ",".join(f"{k}={v:g}" for k, v in named.items()) + ")"
         self.greedy = GreedyPolicy()
         self.reset(0)

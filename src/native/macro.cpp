@@ -499,13 +499,10 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         }
         bool won = false;
         double v = 0.0;
-        if (s.beam > 0) {  // the layered beam search (macro.hpp: beam)
-            const SolveResult r = beam_solve(*g, s.beam, cap, 0.0);
-            result.nodes += r.nodes;
-            won = r.verdict == Verdict::Won;
-            v = won ? 1.0 : s.cards * r.best_cards / g->win_cards();
-        } else if (s.probe_nodes > 0) {  // the solver with its probe (macro.hpp: probe_nodes)
-            const SolveResult r = solve(*g, cap, 0.0, SolveOptions{probe, s.dominances, nullptr});
+        if (s.beam > 0 || s.probe_nodes > 0) {
+            // the layered beam search (macro.hpp: beam), or the solver with its probe (probe_nodes)
+            const SolveResult r = s.beam > 0 ? beam_solve(*g, s.beam, cap, 0.0)
+                                             : solve(*g, cap, 0.0, SolveOptions{probe, s.dominances, nullptr});
             result.nodes += r.nodes;
             won = r.verdict == Verdict::Won;
             v = won ? 1.0 : s.cards * r.best_cards / g->win_cards();
