@@ -530,8 +530,9 @@ public:
     // Among positions that have turned as many stock cards: fewest cards left lying in the talon
     // (each must later find a place, from the top down), then more foundation cards, fewer
     // face-down cards. Ordering only. On one-pass Klondike's winnable deals of seeds 0-499 (116),
-    // widths 30, 300 and 3,000 win 58, 80 and 101 (at about 4,000, 35,000 and 240,000 nodes); of
-    // seeds 0-199's 38 at width 300, 24 with the talon's weight 10, 18 with 0.25 and 16 with none.
+    // widths 30, 300 and 3,000 win 58, 80 and 101 (at about 4,000, 35,000 and 240,000 nodes;
+    // benchmarks/bench_beam_reach.py). The weights were chosen on seeds 0-199's 38 at width 300
+    // with scratch builds (2026-12-07): 24 won with the talon's weight 10, 18 with 0.25, 16 with none.
     double beam_score() const override {
         return 2.0 * foundation_cards() - face_down_cards() - 10.0 * talon_.size();
     }
