@@ -529,3 +529,43 @@ def test_the_label_script_writes_another_labellers_run_in_its_named_folder(
     capsys.readouterr()
     assert labeller_script.main(argv) == 0
     assert "every variant has its decisions" in capsys.readouterr().out
+
+
+def test_the_rollout_labellers_shares_put_half_on_its_move_and_rank_the_rest_by_their_rollouts() -> None:
+    """``rollout:N`` as a labeller: its vote is half on the move it plays, half a softmax (one card
+    wide) of the rollouts' mean foundation cards over the moves the cycle guard allows; ``advise``
+    then ``commit`` plays as calling it does, and ``how`` says where it overrode greedy's choice."""
+    from patience_gym.agents.policies.features import K_ROLLOUT
+
+    env, twin = make_env("Louis-v0"), make_env("Louis-v0")
+    obs, _ = env.reset(seed=EXIT_DEAL_SEED)
+    twin.reset(seed=EXIT_DEAL_SEED)
+    labeller, plain = make_policy("rollout:2"), make_policy("rollout:2")
+    labeller.reset(EXIT_DEAL_SEED)
+    plain.reset(EXIT_DEAL_SEED)
+    hows, spread = set(), 0
+    for _ in range(60):
+        action = labeller.advise(env.unwrapped, obs)  # type: ignore[attr-defined]
+        labeller.commit(env.unwrapped, action)  # type: ignore[attr-defined]
+        assert action == plain(twin.unwrapped, obs)  # type: ignore[arg-type]
+        features, win_cards = labeller._last  # type: ignore[attr-defined]
+        assert features.shape[1] == K_ROLLOUT
+        shares = labeller.vote_shares()  # type: ignore[attr-defined]
+        assert abs(sum(shares.values()) - 1) < 1e-6 and shares[action] >= 0.5
+        assert set(shares) <= set(np.flatnonzero(env.unwrapped.action_masks()).tolist())  # type: ignore[attr-defined]
+        others = {a: s for a, s in shares.items() if a != action}
+        for a, s in others.items():  # one card worse: e**-1 of the weight, as the docstring says
+            best = max(features[b, 7] * win_cards for b in shares)
+            ratio = s / max(others.values())
+            assert ratio == pytest.approx(
+                np.exp(features[a, 7] * win_cards - max(features[b, 7] * win_cards for b in others)), rel=1e-4
+            )
+            assert features[a, 7] * win_cards <= best + 1e-6
+        spread += len(others) > 0
+        hows.add(labeller.how)  # type: ignore[attr-defined]
+        assert (features[action, 6] > 0) == (labeller.how == "greedy")  # type: ignore[attr-defined]
+        obs, _, term, trunc, _ = env.step(action)
+        twin.step(action)
+        if term or trunc:
+            break
+    assert spread > 0 and "greedy" in hows
