@@ -154,17 +154,34 @@ class MacroPolicy:
         self.stats = Counter[str]()  # decisions by how they were made
         self.spent = 0  # solver nodes spent this episode
         self.last: MacroDecision | None = None  # the latest decision's search (for diagnostics)
+        self._advised: tuple[int, str] = (-1, "")  # advise()'s move and how, until commit()
+        self.how = ""
         # lost=1: the positions of this deal proven lost, kept across its decisions
         self.table = lost_table() if self.keep_lost else None
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
-        mask = env.action_masks()
-        action, how = self._choose(env, mask)
-        self.stats[how] += 1
-        self.actions.append(action)
-        if how == "greedy":  # greedy learns its own move itself
-            self.told = len(self.actions)
+        action = self.advise(env, obs)
+        self.commit(env, action)
         return action
+
+    def advise(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        """Its move here, without playing it (a DAgger round: :meth:`commit` says what was played);
+        ``how`` says how it was chosen (``line``, ``bandit``, ``greedy``, ...)."""
+        self._advised = self._choose(env, env.action_masks())
+        self.how = self._advised[1]
+        return self._advised[0]
+
+    def commit(self, env: PatienceEnv, action: int) -> None:
+        """``action`` is played here. Another move than the advice drops the line and the plan
+        being followed, so that the next decision searches afresh from where the game is."""
+        advised, how = self._advised
+        self.stats[how] += 1
+        self.actions.append(int(action))
+        if how == "greedy":  # greedy learns the move played itself, from the position it leads to
+            self.told = len(self.actions)
+        if action != advised:
+            self.plan.clear()
+            self.pending.clear()
 
     def _tell_greedy(self, env: PatienceEnv) -> None:
         """Before greedy chooses: tell it of the moves played since its last choice, each in its

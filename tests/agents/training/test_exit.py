@@ -569,3 +569,41 @@ def test_the_rollout_labellers_shares_put_half_on_its_move_and_rank_the_rest_by_
         if term or trunc:
             break
     assert spread > 0 and "greedy" in hows
+
+
+def test_macro_advises_a_dagger_round_and_drops_its_line_where_another_move_is_played() -> None:
+    """``macro`` as a DAgger advisor: ``advise`` then ``commit`` of its own move plays as calling it
+    does; where the player plays another move, the line it was following is dropped, so its next
+    advice comes from a search of the position reached, and every advice is a legal move."""
+    spec = "macro:samples=2,batch=1,nodes=100,first=1"
+    env, twin = make_env("Klondike-v0"), make_env("Klondike-v0")
+    obs, _ = env.reset(seed=EXIT_DEAL_SEED)
+    twin_obs, _ = twin.reset(seed=EXIT_DEAL_SEED)
+    advisor, plain = make_policy(spec), make_policy(spec)
+    advisor.reset(EXIT_DEAL_SEED)
+    plain.reset(EXIT_DEAL_SEED)
+    for _ in range(40):  # its own advice played: the same game as the policy's
+        action = advisor.advise(env.unwrapped, obs)  # type: ignore[attr-defined]
+        advisor.commit(env.unwrapped, action)  # type: ignore[attr-defined]
+        assert action == plain(twin.unwrapped, twin_obs)  # type: ignore[arg-type]
+        obs, _, term, trunc, _ = env.step(action)
+        twin_obs, *_ = twin.step(action)
+        if term or trunc:
+            break
+    env2 = make_env("Klondike-v0")
+    obs, _ = env2.reset(seed=EXIT_DEAL_SEED)
+    advisor.reset(EXIT_DEAL_SEED)
+    deviated = 0
+    for _ in range(60):
+        legal = np.flatnonzero(env2.unwrapped.action_masks())  # type: ignore[attr-defined]
+        advice = advisor.advise(env2.unwrapped, obs)  # type: ignore[attr-defined]
+        assert advice in legal
+        played = int(legal[-1])  # the highest legal id: often not the advice
+        advisor.commit(env2.unwrapped, played)  # type: ignore[attr-defined]
+        if played != advice:
+            deviated += 1
+            assert advisor.pending == [] and advisor.plan == []  # type: ignore[attr-defined]
+        obs, _, term, trunc, _ = env2.step(played)
+        if term or trunc:
+            break
+    assert deviated > 0
