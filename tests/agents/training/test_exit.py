@@ -370,7 +370,7 @@ def test_the_training_script_writes_a_card_with_data_compute_and_rows(labelled: 
     assert env.unwrapped.action_masks()[make_exit(str(out))(env.unwrapped, obs)]  # type: ignore[arg-type, attr-defined]
 
 
-@pytest.mark.parametrize("env_name", ["Nestor-v0", "Babette-v0", "Congress-v0", "TheKings-v0"])
+@pytest.mark.parametrize("env_name", ["Nestor-v0", "Babette-v0", "Congress-v0", "TheKings-v0", "Klondike-v0"])
 def test_every_shipped_net_has_a_card_with_its_rows_and_plays_by_its_name(env_name: str) -> None:
     from patience_gym.agents.policies.exit import shipped_net
 
