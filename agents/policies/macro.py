@@ -155,7 +155,6 @@ class MacroPolicy:
         self.spent = 0  # solver nodes spent this episode
         self.last: MacroDecision | None = None  # the latest decision's search (for diagnostics)
         self._advised: tuple[int, str] = (-1, "")  # advise()'s move and how, until commit()
-        self.how = ""
         # lost=1: the positions of this deal proven lost, kept across its decisions
         self.table = lost_table() if self.keep_lost else None
 
@@ -168,8 +167,12 @@ class MacroPolicy:
         """Its move here, without playing it (a DAgger round: :meth:`commit` says what was played);
         ``how`` says how it was chosen (``line``, ``bandit``, ``greedy``, ...)."""
         self._advised = self._choose(env, env.action_masks())
-        self.how = self._advised[1]
         return self._advised[0]
+
+    @property
+    def how(self) -> str:
+        """How the latest advice was chosen (``""`` before the first)."""
+        return self._advised[1]
 
     def commit(self, env: PatienceEnv, action: int) -> None:
         """``action`` is played here. Another move than the advice drops the line and the plan

@@ -70,9 +70,7 @@ class RolloutPolicy:
         allowed = legal[visits == visits.min()]
         cards = features[allowed, 7] * win_cards
         weights = np.exp((cards - cards.max()) / temperature)
-        shares = dict.fromkeys((int(a) for a in allowed), 0.0)
-        for a, w in zip(allowed, weights / weights.sum(), strict=True):
-            shares[int(a)] += 0.5 * float(w)
+        shares = {int(a): 0.5 * float(w) for a, w in zip(allowed, weights / weights.sum(), strict=True)}
         shares[choice] = shares.get(choice, 0.0) + 0.5
         return shares
 
