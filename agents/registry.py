@@ -145,6 +145,14 @@ SPECS: tuple[PolicySpec, ...] = (
         "the best move by N rollouts of a native base policy on sampled deals (default 16)",
     ),
     PolicySpec(
+        "turnbull",
+        ".policies.turnbull",
+        "make_turnbull",
+        "none",
+        "turnbull",
+        "Klondike only: Bill Turnbull's published move-priority list, a blind rule player",
+    ),
+    PolicySpec(
         "ppo",
         ".policies.ppo",
         "PPOPolicy",
