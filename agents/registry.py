@@ -137,6 +137,14 @@ SPECS: tuple[PolicySpec, ...] = (
         "the planner with the expert-iteration network's move where no sampled deal is won",
     ),
     PolicySpec(
+        "macro+net",
+        ".policies.exit",
+        "make_macro_net",
+        "required",
+        "macro+net:<variant or model file>[,macro settings][,keep=K]",
+        "the macro planner with its candidates ranked by the expert-iteration network's policy",
+    ),
+    PolicySpec(
         "rollout",
         ".policies.rollout",
         "make_rollout_policy",

@@ -38,6 +38,7 @@ __all__ = [
     "solve_deal",
     "solve_line",
     "uct_search",
+    "value_net",
 ]
 
 #: What the solver can answer about a deal.
@@ -122,6 +123,12 @@ def lost_table() -> LostTable:
     positions reached from it) with the same solver settings: each solve skips what an earlier
     one proved lost and adds what it proves (``len(table)``: how many are kept)."""
     return _module().LostTable()
+
+
+def value_net() -> Any:
+    """An empty native ``ValueNet`` (macro.hpp): ``add(weights, biases, inputs, outputs)`` appends a
+    layer; ``net(game)`` is the probability of its first output on the game's observation."""
+    return _module().ValueNet()
 
 
 def _dealt(variant: Variant, options: Mapping[str, Any] | None, seed: int | None, deck: object) -> NativeGame:
@@ -277,6 +284,9 @@ def macro_decide(
     fixed: Sequence[int] = (),
     dig: float = 0.0,
     beam: int = 0,
+    prior: Sequence[float] = (),
+    keep: int = 0,
+    value_net: Any = None,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -295,13 +305,17 @@ def macro_decide(
     capped search not won counts each face-down card it turned up as ``dig`` of a foundation card
     (Klondike's piles; macro.hpp). ``beam`` > 0: each sampled deal is judged by the layered beam
     search of that width (:func:`beam`) with at most ``solve_nodes`` nodes; the variant must have
-    beam layers (:func:`has_beam_layers`)."""
+    beam layers (:func:`has_beam_layers`). ``prior``: a policy's weight for every action id (empty:
+    none); where cards are hidden the candidates are ranked by their line's first move's weight, and
+    with ``keep`` > 0 only the first ``keep`` are judged (macro.hpp). ``value_net``: a native
+    ``ValueNet`` (``patience_gym.agents.policies.exit_net.native_value_net``), or None: a sampled
+    deal not won scores ``cards`` times its won probability of where the candidate's line led."""
     proto = _prototype(variant, options)
     found = _module().macro_decide(
         proto._c, [int(c) for c in frame], [int(p) for p in unseen], [int(a) for a in actions],
         samples, batch, solve_nodes, exploration, cards, region, known_nodes, max_nodes, max_seconds, seed,
         race, tie, all_won, dominances, table, one_per_event, probe_nodes, deepen, silent_first, rollout,
-        [int(p) for p in fixed], float(dig), int(beam),
+        [int(p) for p in fixed], float(dig), int(beam), [float(w) for w in prior], int(keep), value_net,
     )  # fmt: skip
     return _decision(found)
 

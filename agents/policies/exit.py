@@ -14,6 +14,17 @@ sampled deal is won, is the net's move instead of greedy's: ``planner+net:babett
 planner tells the net every move it plays (:meth:`ExitPolicy.follow`), so a net whose inputs count
 every step (greedy's columns) sees the game as it would playing alone.
 
+``macro+net:<variant or model file>[,macro settings][,keep=K]`` is the macro planner
+(:class:`patience_gym.agents.policies.macro.MacroPolicy`) with the net's policy inside its bandit:
+where cards are hidden, its candidates are ranked by the net's probability of their line's first
+move, so the bandit samples the net's favourites first and, with ``first=1``, plays the net's first
+where no sampled deal is won; with ``keep=K`` only the K best-ranked are judged at all (fewer
+capped searches a decision). With ``value=1`` (or ``2``) the net's value is inside the search too:
+a sampled deal whose capped search is not won scores ``cards`` times the net's won probability (or
+its foundation share at the game's end) of the position the candidate's line reached on it (what
+the player would see there), in place of the foundation share the search reached. It tells the net
+every move played, as ``planner+net`` does.
+
 Playing a net sets torch to one thread: on a small shared machine two threads wait on each other
 and one move took 25 times as long.
 """
@@ -21,12 +32,19 @@ and one move took 25 times as long.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from patience_gym.env import PatienceEnv
 
 from .afterstate import AfterstatePolicy, is_afterstate
-from .exit_net import ExitPolicy
+from .exit_net import ExitPolicy, native_value_net
+from .macro import FLOATS, SETTINGS, MacroPolicy
 from .planner import ROW_SETTINGS, PlannerPolicy, parse_planner_spec
+from .settings import parse_settings
 
-__all__ = ["make_exit", "make_planner_net", "shipped_net", "shipped_nets"]
+__all__ = ["MacroNetPolicy", "make_exit", "make_macro_net", "make_planner_net", "shipped_net", "shipped_nets"]
 
 
 def shipped_nets() -> Path:
@@ -80,16 +98,18 @@ def make_exit(settings: str | None) -> ExitPolicy | AfterstatePolicy:
     return ExitPolicy.load(path, name=f"exit:{path.stem}")
 
 
+def _per_move_net(spec: str, target: str) -> tuple[Path, ExitPolicy]:
+    """The per-move net of ``spec:target``; an afterstate net is refused, saying why."""
+    path = _net_path(spec, target)
+    if is_afterstate(path):
+        raise ValueError(f"{spec}:{target}: {path.name} is an afterstate net; {spec} needs a per-move net")
+    return path, ExitPolicy.load(path)
+
+
 def make_planner_net(settings: str | None) -> PlannerPolicy:
     """``planner+net:<variant or model file>[,planner settings]`` (module docstring)."""
     target, _, rest = (settings or "").partition(",")
-    path = _net_path("planner+net", target.strip())
-    if is_afterstate(path):
-        raise ValueError(
-            f"planner+net:{target.strip()}: {path.name} is an afterstate net; "
-            "the planner's fallback is a per-move net"
-        )
-    net = ExitPolicy.load(path)
+    path, net = _per_move_net("planner+net", target.strip())
     _threads()
     row = ROW_SETTINGS.get(net.net.cfg.env, "")
     settings_ = {**parse_planner_spec(row), **parse_planner_spec(rest)}
@@ -97,3 +117,64 @@ def make_planner_net(settings: str | None) -> PlannerPolicy:
     planner.fallback_policy = net
     planner.name = f"planner+net:{path.stem}({planner.name.removeprefix('planner(')}"
     return planner
+
+
+class MacroNetPolicy(MacroPolicy):
+    """``macro+net`` (module docstring): the macro planner whose candidates the net ranks."""
+
+    def __init__(self, net: ExitPolicy, keep: int = 0, value: int = 0, **settings: Any) -> None:
+        if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+            raise ValueError(
+                f"macro+net: keep must be a whole number >= 0 (0: judge every candidate), got {keep!r}"
+            )
+        if value not in (0, 1, 2) or isinstance(value, bool):
+            raise ValueError(f"macro+net: value must be 0, 1 or 2, got {value!r}")
+        self.net, self.keep = net, keep
+        self.value_net = native_value_net(net.net, value - 1) if value else None
+        self._scored = False  # the net read this step's inputs already (its prior was asked)
+        self._obs = np.empty(0, dtype=np.float32)
+        super().__init__(**settings)
+        extra = "".join(f",{k}={v}" for k, v in (("keep", keep), ("value", value)) if v)
+        self.name = f"macro+net({self.name.removeprefix('macro(').removesuffix(')')}{extra})"
+
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        self.net.reset(seed)
+        self._scored = False
+
+    def advise(self, env: PatienceEnv, obs: np.ndarray) -> int:
+        self._obs = obs  # what the net reads, if the search asks it
+        return super().advise(env, obs)
+
+    def _ranking(self, env: PatienceEnv, hidden: bool) -> dict[str, Any]:
+        if not hidden:
+            return {}
+        logits, _ = self.net.scores(env, self._obs)
+        self._scored = True
+        weights = np.exp(logits - logits.max())  # -inf (illegal) gives 0
+        return {"prior": (weights / weights.sum()).tolist(), "keep": self.keep, "value_net": self.value_net}
+
+    def commit(self, env: PatienceEnv, action: int) -> None:
+        if self._scored:  # its inputs were read at this step: count the position and learn the move
+            here = env.state_key()
+            self.net.visits[here] = self.net.visits.get(here, 0) + 1
+            self.net.inputs.played(action)
+        else:
+            self.net.follow(env, action)
+        self._scored = False
+        super().commit(env, action)
+
+
+def make_macro_net(settings: str | None) -> MacroNetPolicy:
+    """``macro+net:<variant or model file>[,macro settings][,keep=K]`` (module docstring)."""
+    target, _, rest = (settings or "").partition(",")
+    _, net = _per_move_net("macro+net", target.strip())
+    _threads()
+    keep_doc = (0, "candidates judged, the net's best first (0: all)")
+    value_doc = (
+        0,
+        "a sampled deal not won scores cards x the net's won probability (1) or end share (2) there",
+    )
+    values = parse_settings("macro+net", rest, {**SETTINGS, "keep": keep_doc, "value": value_doc}, FLOATS)
+    keep, value = values.pop("keep", 0), values.pop("value", 0)
+    return MacroNetPolicy(net, keep=int(keep), value=int(value), **values)

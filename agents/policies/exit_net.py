@@ -36,6 +36,7 @@ __all__ = [
     "Played",
     "PolicyValueNet",
     "load_net",
+    "native_value_net",
     "play_many",
     "save_net",
 ]
@@ -124,6 +125,23 @@ class PolicyValueNet(nn.Module):
         scores = self.scorer(hidden).squeeze(-1)
         logits = torch.full(legal.shape, float("-inf"), dtype=scores.dtype).index_put((rows, cols), scores)
         return logits, self.value(e)
+
+
+def native_value_net(net: PolicyValueNet, output: int = 0) -> Any:
+    """The net's value (its board embedding, then one of the value head's outputs) as the native
+    engine's ``ValueNet``, which the macro planner calls on the positions its capped searches
+    leave unwon (``macro+net`` with ``value=1|2``, agents/policies/exit.py). ``output``: the value
+    head's won probability (0) or its foundation share at the game's end (1)."""
+    from patience_gym.solver import value_net
+
+    value = value_net()
+    layers: list[nn.Linear] = [net.board[0], net.board[2], net.value[0], net.value[2]]  # type: ignore[list-item]
+    for i, layer in enumerate(layers):
+        w, b = layer.weight.detach().float(), layer.bias.detach().float()
+        if i == len(layers) - 1:  # one output: the won logit (0) or the foundation share's (1)
+            w, b = w[output : output + 1], b[output : output + 1]
+        value.add(w.contiguous().numpy().ravel(), b.contiguous().numpy(), w.shape[1], w.shape[0])
+    return value
 
 
 def save_net(path: Path | str, net: PolicyValueNet, extra: dict[str, Any] | None = None) -> None:

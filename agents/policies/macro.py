@@ -49,7 +49,7 @@ from patience_gym.solver import MacroDecision, lost_table, macro_decide
 from .base import GreedyPolicy
 from .settings import parse_settings, settings_usage
 
-__all__ = ["SETTINGS", "MacroPolicy", "make_macro", "spec_help"]
+__all__ = ["FLOATS", "SETTINGS", "MacroPolicy", "make_macro", "spec_help"]
 
 #: Each setting: its default and what it is.
 SETTINGS: dict[str, tuple[float, str]] = {
@@ -77,7 +77,8 @@ SETTINGS: dict[str, tuple[float, str]] = {
     "dig": (0.0, "> 0: a search not won also counts each face-down card it turned up as this much of a card"),
     "beam": (0, "> 0: judge each sampled deal by a layered beam search this wide, at most nodes positions"),
 }
-_FLOATS = ("c", "cards", "seconds", "race", "tie", "dig")
+#: The settings that take a number (the others a whole number).
+FLOATS = ("c", "cards", "seconds", "race", "tie", "dig")
 #: Settings a policy's name shows only when on: the runs made before they existed keep their names.
 _NAMED_WHEN_ON = frozenset(
     ("dom", "dedup", "lost", "probe", "deepen", "first", "roll", "retry", "shown", "dig", "beam")
@@ -107,7 +108,7 @@ class MacroPolicy:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"macro: {key} must be a whole number >= 1, got {v!r}")
-        for key in _FLOATS:
+        for key in FLOATS:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0:
                 raise ValueError(f"macro: {key} must be a number >= 0, got {v!r}")
@@ -230,6 +231,7 @@ class MacroPolicy:
             table=self.table,
             fixed=fixed,
             **self._search_settings(),
+            **self._ranking(env, hidden),
         )
         self.spent += found.nodes
         self.last = found
@@ -246,6 +248,11 @@ class MacroPolicy:
         if not solve:
             return line[0], "retry"
         return line[0], "bandit" if len(found.lines) > 1 else "only"
+
+    def _ranking(self, env: PatienceEnv, hidden: bool) -> dict[str, Any]:
+        """The candidates' ranking by a policy (``prior``, ``keep``: ``macro+net``,
+        agents/policies/exit.py); none here."""
+        return {}
 
     def _search_settings(self) -> dict[str, Any]:
         """The native search's settings that stay the same from decision to decision."""
@@ -301,7 +308,7 @@ class MacroPolicy:
 def make_macro(settings: str | None = None) -> MacroPolicy:
     """The policy of a spec's settings (``""`` or ``None`` for the defaults); an unknown name or a
     value out of range raises ``ValueError`` saying what is allowed."""
-    return MacroPolicy(**parse_settings("macro", settings, SETTINGS, _FLOATS))
+    return MacroPolicy(**parse_settings("macro", settings, SETTINGS, FLOATS))
 
 
 def spec_help() -> str:

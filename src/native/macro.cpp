@@ -405,6 +405,36 @@ int race(std::vector<MacroCandidate>& cs, const MacroSettings& s, Judge&& judge,
 
 }  // namespace
 
+void ValueNet::add(int in, int out, std::vector<float> weights, std::vector<float> biases) {
+    if (in < 1 || out < 1 || weights.size() != static_cast<std::size_t>(in) * static_cast<std::size_t>(out) ||
+        biases.size() != static_cast<std::size_t>(out))
+        throw std::invalid_argument("a value net layer needs in x out weights and out biases");
+    if (!out_.empty() && out_.back() != in)
+        throw std::invalid_argument("a value net layer must read as many values as the one before it writes");
+    in_.push_back(in), out_.push_back(out), w_.push_back(std::move(weights)), b_.push_back(std::move(biases));
+}
+
+double ValueNet::operator()(const Game& g) const {
+    if (in_.empty() || in_.front() != g.obs_size())
+        throw std::invalid_argument("the value net's first layer must read the game's observation");
+    std::vector<float> x(static_cast<std::size_t>(g.obs_size()), 0.0f), y;
+    g.observe(x.data());
+    for (std::size_t l = 0; l < in_.size(); ++l) {
+        const auto n = static_cast<std::size_t>(in_[l]), m = static_cast<std::size_t>(out_[l]);
+        y.assign(b_[l].begin(), b_[l].end());
+        const float* w = w_[l].data();
+        for (std::size_t i = 0; i < m; ++i) {
+            float acc = 0.0f;
+            const float* row = w + i * n;
+            for (std::size_t j = 0; j < n; ++j) acc += row[j] * x[j];
+            y[i] += acc;
+            if (l + 1 < in_.size() && y[i] < 0.0f) y[i] = 0.0f;
+        }
+        x.swap(y);
+    }
+    return 1.0 / (1.0 + std::exp(-static_cast<double>(x[0])));
+}
+
 MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const std::vector<int>& unseen,
                          const std::vector<int>& history, const MacroSettings& s) {
     if (s.samples < 1 || s.batch < 1 || s.solve_nodes < 1 || s.region < 1)
@@ -445,6 +475,14 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
     std::unique_ptr<Game> real = nothing_hidden ? root[0]->clone() : nullptr;
 
     std::vector<Found> found = candidates(std::move(root), s.region, result.region_positions, s.one_per_event);
+    if (!s.prior.empty() && !nothing_hidden) {  // macro.hpp: prior, keep
+        auto weight = [&](const Found& f) {
+            const auto a = static_cast<std::size_t>(f.candidate.line.front());
+            return a < s.prior.size() ? s.prior[a] : 0.0;
+        };
+        std::stable_sort(found.begin(), found.end(), [&](const Found& x, const Found& y) { return weight(x) > weight(y); });
+        if (s.keep > 0 && found.size() > static_cast<std::size_t>(s.keep)) found.resize(static_cast<std::size_t>(s.keep));
+    }
     for (const auto& f : found) result.candidates.push_back(f.candidate);
     if (found.empty()) return result;
 
@@ -509,6 +547,7 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
         } else {
             v = solver->value(*g, s.cards, result.nodes, won);
         }
+        if (!won && s.value_net) v = s.cards * (*s.value_net)(*g);  // macro.hpp: value_net
         if (!won && s.rollout) {  // macro.hpp: rollout
             const int end = rollout(*g, 4 * g->win_cards() + 1000);
             won = end >= g->win_cards();

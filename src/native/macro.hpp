@@ -58,6 +58,23 @@
 
 namespace pg {
 
+// A small network's value of a position, scoring a capped search not won (`value_net` below): the
+// expert-iteration net's board embedding and value head (agents/policies/exit_net.py), its won
+// logit as a probability. Layers in order, each `out` x `in` weights (row-major) and `out` biases,
+// a ReLU after every layer but the last; the first reads the player's observation (Game::observe).
+class ValueNet {
+public:
+    void add(int in, int out, std::vector<float> weights, std::vector<float> biases);
+    int layers() const { return static_cast<int>(in_.size()); }
+    int obs_size() const { return in_.empty() ? 0 : in_.front(); }
+    // The probability of its first output (a logistic of the last layer's first value).
+    double operator()(const Game& g) const;
+
+private:
+    std::vector<int> in_, out_;
+    std::vector<std::vector<float>> w_, b_;
+};
+
 struct MacroSettings {
     int samples = 50;                    // samples on one candidate that decide (lonelybot: 3000)
     int batch = 5;                       // samples given to a candidate at a time
@@ -120,6 +137,18 @@ struct MacroSettings {
     // layers (Game::beam_layer); a search not won scores `cards` times the most foundation cards
     // it reached.
     std::uint64_t beam = 0;
+    // A policy's weight for each action id (the expert-iteration net's move probabilities,
+    // agents/policies/exit.py `macro+net`), or empty: where cards are hidden, the candidates are
+    // ranked by the weight of their line's first move (the solver's ordering among equals), so
+    // the bandit samples the policy's favourites first and, with `silent_first`, plays its first
+    // where no deal is won; with `keep` > 0 only that many candidates are judged at all.
+    std::vector<double> prior;
+    int keep = 0;
+    // A network's value (ValueNet above), or nullptr: a sampled deal the capped search did not win
+    // scores `cards` times the net's won probability of the position the candidate's line reached
+    // there (what the player would see, the deal's hidden cards as sampled), in place of the
+    // foundation share: the net inside the search, valuing where the search ran out.
+    const ValueNet* value_net = nullptr;
 };
 
 struct MacroCandidate {

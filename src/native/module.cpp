@@ -469,6 +469,22 @@ NB_MODULE(_native, m) {
         "leaf_nodes > 0: new nodes valued by the solver with that many nodes instead of a rollout. "
         "(actions, visits, mean values, tree nodes, rollout moves or solver nodes).");
 
+    nb::class_<pg::ValueNet>(m, "ValueNet",
+                             "A small network's value of a position, scoring the macro planner's capped searches not won "
+                             "(macro.hpp): layers added in order, a ReLU after each but the last.")
+        .def(nb::init<>())
+        .def(
+            "add",
+            [](pg::ValueNet& net, Vec<const float> weights, Vec<const float> biases, int in, int out) {
+                net.add(in, out, std::vector<float>(weights.data(), weights.data() + weights.shape(0)),
+                        std::vector<float>(biases.data(), biases.data() + biases.shape(0)));
+            },
+            "weights"_a, "biases"_a, "inputs"_a, "outputs"_a,
+            "Append a layer: ``outputs`` x ``inputs`` weights (row-major, flat float32) and ``outputs`` biases.")
+        .def("__call__", [](const pg::ValueNet& net, const pg::Game& g) { return net(g); }, "game"_a,
+             "The probability of the first output on the game's observation.")
+        .def("__len__", &pg::ValueNet::layers);
+
     m.def(
         "macro_decide",
         [](const pg::Game& proto, const std::vector<int>& frame, const std::vector<int>& unseen,
@@ -476,12 +492,19 @@ NB_MODULE(_native, m) {
            double cards, int region, std::int64_t known_nodes, std::int64_t max_nodes, double max_seconds,
            std::uint64_t seed, double race, double tie, bool all_won, bool dominances, pg::LostTable* table, bool one_per_event,
            std::int64_t probe_nodes, int deepen, bool silent_first, bool rollout, const std::vector<int>& fixed, double dig,
-           std::int64_t beam) {
+           std::int64_t beam, const std::vector<double>& prior, int keep, const pg::ValueNet* value_net) {
             if (frame.size() != static_cast<std::size_t>(52 * proto.n_packs()))
                 throw std::invalid_argument("the frame must hold " + std::to_string(52 * proto.n_packs()) + " cards");
             if (solve_nodes < 1 || known_nodes < 1 || max_nodes < 0 || probe_nodes < 0 || deepen < 0 || deepen > 8 || beam < 0)
                 throw std::invalid_argument(
                     "solve_nodes and known_nodes must be >= 1, max_nodes, probe_nodes and beam >= 0, deepen from 0 to 8");
+            if (keep < 0) throw std::invalid_argument("keep must be >= 0");
+            if (value_net && value_net->obs_size() != proto.obs_size())
+                throw std::invalid_argument("the value net must read this game's observation of " +
+                                            std::to_string(proto.obs_size()) + " values");
+            if (!prior.empty() && prior.size() != static_cast<std::size_t>(proto.n_actions()))
+                throw std::invalid_argument("prior must hold one weight per action id (" +
+                                            std::to_string(proto.n_actions()) + "), or none");
             if (beam > 0 && proto.beam_layer() < 0)
                 throw std::invalid_argument("beam > 0 needs a game whose play advances through the pack in one direction "
                                             "(Game::beam_layer): Klondike with limited passes, Light and Shade, Anna");
@@ -489,7 +512,7 @@ NB_MODULE(_native, m) {
                                 static_cast<std::uint64_t>(known_nodes), static_cast<std::uint64_t>(max_nodes),
                                 max_seconds, seed, race, tie, all_won, dominances, table, one_per_event,
                                 static_cast<std::uint64_t>(probe_nodes), deepen, silent_first, rollout, fixed, dig,
-                                static_cast<std::uint64_t>(beam)};
+                                static_cast<std::uint64_t>(beam), prior, keep, value_net};
             pg::MacroResult r;
             {
                 nb::gil_scoped_release release;
@@ -508,7 +531,8 @@ NB_MODULE(_native, m) {
         },
         "proto"_a, "frame"_a, "unseen"_a, "history"_a, "samples"_a, "batch"_a, "solve_nodes"_a, "exploration"_a,
         "cards"_a, "region"_a, "known_nodes"_a, "max_nodes"_a, "max_seconds"_a, "seed"_a, "race"_a = 0.0, "tie"_a = 0.03, "all_won"_a = true, "dominances"_a = false, "table"_a.none() = nb::none(), "one_per_event"_a = false, "probe_nodes"_a = 0, "deepen"_a = 0, "silent_first"_a = false, "rollout"_a = false,
-        "fixed"_a = std::vector<int>{}, "dig"_a = 0.0, "beam"_a = 0,
+        "fixed"_a = std::vector<int>{}, "dig"_a = 0.0, "beam"_a = 0, "prior"_a = std::vector<double>{}, "keep"_a = 0,
+        "value_net"_a.none() = nb::none(),
         "The macro planner's decision (macro.hpp) from the position reached by dealing ``frame`` and playing "
         "``history`` (positions ``unseen`` hidden, ``fixed`` of them known to the search): (candidate lines, samples, wins, summed values, chosen index "
         "or -1, plan, nodes, region positions, deals).");

@@ -18,7 +18,7 @@ from patience_gym.core.cards import RANK, RED, parse_card
 from patience_gym.determinize import hidden_frame, known_unshown_positions, unseen_positions
 from patience_gym.env import PatienceEnv
 from patience_gym.native import NativeGame, make_game, native_available
-from patience_gym.solver import lost_table, macro_decide, solve_deal
+from patience_gym.solver import lost_table, macro_decide, solve_deal, value_net
 from tests.helpers import PORTED, check_blind_to_hidden_cards, choice_trace, greedy_start
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the macro planner runs in the native engine")
@@ -565,3 +565,53 @@ def test_an_evaluation_counts_each_episodes_nodes_and_seconds() -> None:
     assert macro.nodes_per_game == sum(e.nodes for e in macro.episodes) / 2
     assert greedy.nodes_per_game == 0 and greedy.seconds_per_game > 0
     assert macro.summary()["nodes_per_game"] == macro.nodes_per_game
+
+
+def test_a_prior_ranks_the_candidates_and_keep_judges_only_the_first() -> None:
+    """The Congress, seed 0 (three candidates, the stock hidden): weight on the last candidate's first
+    move puts it first, the others after it in the solver's order; with ``keep=1`` only it is judged
+    (a decision with one candidate)."""
+    env = gym.make("patience_gym/Congress-v0")
+    env.reset(seed=0)
+    plain = _decide(env, [], solve_nodes=50)
+    n = env.unwrapped.game.n_actions  # type: ignore[attr-defined]
+    assert len(plain.lines) > 2
+    favourite = plain.lines[-1][0]
+    prior = [1.0 if a == favourite else 0.0 for a in range(n)]
+    ranked = _decide(env, [], solve_nodes=50, prior=prior)
+    assert ranked.lines[0][0] == favourite
+    others = [line for line in plain.lines if line[0] != favourite]
+    assert [line for line in ranked.lines if line[0] != favourite] == others
+    kept = _decide(env, [], solve_nodes=50, prior=prior, keep=1)
+    assert (
+        len(kept.lines) == 1 and kept.chosen == 0 and kept.lines[0][0] == favourite and sum(kept.plays) == 0
+    )
+    bads: list[tuple[dict[str, Any], str]] = [
+        ({"prior": [1.0]}, "one weight per action id"),
+        ({"prior": prior, "keep": -1}, "keep"),
+    ]
+    for bad, words in bads:
+        with pytest.raises(ValueError, match=words):
+            _decide(env, [], solve_nodes=50, **bad)
+
+
+def test_a_value_net_scores_each_sampled_deal_not_won() -> None:
+    """A value net of one layer, all weights 0 and bias 1: every deal a capped search does not win
+    scores ``cards`` times its probability, 1 / (1 + e^-1); a won deal 1."""
+    env = gym.make("patience_gym/Congress-v0")
+    env.reset(seed=0)
+    core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
+    n = core.observation_space.shape[0]  # type: ignore[index]
+    net = value_net()
+    net.add(np.zeros(n, dtype=np.float32), np.ones(1, dtype=np.float32), n, 1)
+    assert len(net) == 1 and net(core.game._c) == pytest.approx(1 / (1 + np.exp(-1)))  # type: ignore[attr-defined]
+    found = _decide(env, [], solve_nodes=200, cards=0.5, value_net=net)
+    assert sum(found.plays) > 0
+    for plays, wins, value in zip(found.plays, found.wins, found.values, strict=True):
+        assert value == pytest.approx(wins + (plays - wins) * 0.5 / (1 + np.exp(-1)))
+    wrong = value_net()
+    wrong.add(np.zeros(3, dtype=np.float32), np.ones(1, dtype=np.float32), 3, 1)
+    with pytest.raises(ValueError, match="observation"):
+        _decide(env, [], solve_nodes=200, value_net=wrong)
+    with pytest.raises(ValueError, match="in x out weights"):
+        wrong.add(np.zeros(2, dtype=np.float32), np.ones(1, dtype=np.float32), 3, 1)

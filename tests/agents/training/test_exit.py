@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 import torch
 
-from patience_gym.agents.policies.exit import make_exit, make_planner_net
-from patience_gym.agents.policies.exit_net import ExitPolicy, load_net, save_net
+from patience_gym.agents.policies.exit import MacroNetPolicy, make_exit, make_planner_net
+from patience_gym.agents.policies.exit_net import ExitPolicy, load_net, native_value_net, save_net
 from patience_gym.agents.policies.planner import PlannerPolicy
 from patience_gym.agents.registry import make_policy
 from patience_gym.agents.training.exit import (
@@ -28,7 +28,7 @@ from patience_gym.agents.training.exit import (
     replay,
 )
 from patience_gym.agents.training.exit_train import losses, new_net, train
-from tests.helpers import script
+from tests.helpers import check_blind_to_hidden_cards, script
 
 ENV = "Nestor-v0"
 LABELLER = "planner:samples=2,budget=300"
@@ -607,3 +607,64 @@ def test_macro_advises_a_dagger_round_and_drops_its_line_where_another_move_is_p
         if term or trunc:
             break
     assert deviated > 0
+
+
+def test_macro_net_asks_the_net_where_cards_are_hidden_and_tells_it_every_move(
+    labelled: Path, tmp_path: Path
+) -> None:
+    torch.set_num_threads(1)
+    net, _ = _net(labelled)
+    path = tmp_path / "net.pt"
+    save_net(path, net)  # type: ignore[arg-type]
+    policy = make_policy(f"macro+net:{path},samples=2,batch=1,nodes=50,first=1,keep=2,value=1")
+    assert isinstance(policy, MacroNetPolicy) and policy.keep == 2 and policy.first
+    assert policy.value_net is not None
+    assert policy.name.startswith("macro+net(samples=2,batch=1,nodes=50") and policy.name.endswith(
+        "keep=2,value=1)"
+    )
+    env = make_env(ENV)
+    obs, _ = env.reset(seed=11)
+    policy.reset(11)
+    asked, steps, done = 0, 0, False
+    while not done:
+        action = policy(env.unwrapped, obs)  # type: ignore[arg-type]
+        asked += policy.how in ("bandit", "only")
+        obs, _, term, trunc, _ = env.step(action)
+        done, steps = term or trunc, steps + 1
+    assert asked > 0
+    assert sum(policy.net.visits.values()) == steps  # every position played from, counted once
+
+
+def test_macro_net_is_blind_to_hidden_cards() -> None:
+    env = make_env("Klondike-v0")
+    check_blind_to_hidden_cards(
+        env, lambda: make_policy("macro+net:klondike,samples=4,batch=2,nodes=100"), 80
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("macro+net:nestor", "afterstate net; macro\\+net needs a per-move net"),
+        ("macro+net:klondike,keep=-1", "keep must be a whole number >= 0"),
+        ("macro+net:klondike,keep=two", "keep='two' must be a whole number"),
+        ("macro+net:klondike,width=3", "setting 'width=3' not understood"),
+        ("macro+net:klondike,value=3", "value must be 0, 1 or 2"),
+    ],
+)
+def test_macro_net_refuses_bad_specs_saying_what_is_allowed(spec: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        make_policy(spec)
+
+
+def test_the_native_value_net_is_the_nets_value(labelled: Path) -> None:
+    net, _ = _net(labelled)
+    env = make_env(ENV)
+    obs, _ = env.reset(seed=5)
+    for _ in range(3):
+        with torch.no_grad():
+            value = torch.sigmoid(net.value(net.board(torch.as_tensor(obs)[None])))[0]  # type: ignore[operator]
+        for output in (0, 1):
+            native = native_value_net(net, output)  # type: ignore[arg-type]
+            assert native(env.unwrapped.game._c) == pytest.approx(float(value[output]), abs=1e-5)  # type: ignore[attr-defined]
+        obs, *_ = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))  # type: ignore[attr-defined]
