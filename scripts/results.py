@@ -673,6 +673,8 @@ def row_name(r: dict[str, Any]) -> str:
         policy = ppo_label(r)
     if policy == "exit" and r.get("exit_card"):  # a net learnt from a search: not RL
         policy = f"exit (net learnt from search, {r['exit_card']['inputs']} inputs; not reward-only RL)"
+    if policy == "turnbull":  # a published player, not this project's
+        policy = "turnbull (Bill Turnbull's published move-priority list: a blind rule player)"
     if r.get("stale"):
         policy += f" (stale: {r['stale']})"
     return policy
