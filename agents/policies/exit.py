@@ -155,12 +155,7 @@ class MacroNetPolicy(MacroPolicy):
         return {"prior": (weights / weights.sum()).tolist(), "keep": self.keep, "value_net": self.value_net}
 
     def commit(self, env: PatienceEnv, action: int) -> None:
-        if self._scored:  # its inputs were read at this step: count the position and learn the move
-            here = env.state_key()
-            self.net.visits[here] = self.net.visits.get(here, 0) + 1
-            self.net.inputs.played(action)
-        else:
-            self.net.follow(env, action)
+        self.net.follow(env, action, scored=self._scored)
         self._scored = False
         super().commit(env, action)
 

@@ -205,12 +205,14 @@ class ExitPolicy:
         self.inputs.played(action)
         return action
 
-    def follow(self, env: PatienceEnv, action: int) -> None:
+    def follow(self, env: PatienceEnv, action: int, scored: bool = False) -> None:
         """Another policy plays ``action`` here (the planner, whose fallback this net is): count the
-        position, as a call would, and learn the move."""
+        position, as a call would, and learn the move. ``scored``: :meth:`scores` read this step's
+        inputs already (they count the visits: read once a step)."""
         here = env.state_key()
         self.visits[here] = self.visits.get(here, 0) + 1
-        self.inputs(env)
+        if not scored:
+            self.inputs(env)
         self.inputs.played(action)
 
     def choose(self, env: PatienceEnv, logits: np.ndarray) -> int:

@@ -50,9 +50,10 @@ from typing import Any
 
 import numpy as np
 
-from patience_gym.core.cards import ACE, KING, RANK, RED, SUIT
+from patience_gym.core.cards import ACE, KING, RANK, SUIT
+from patience_gym.core.foundations import EMPTY
 from patience_gym.env import PatienceEnv
-from patience_gym.games.klondike import Kind, Klondike
+from patience_gym.games.klondike import FOUNDATIONS, Kind, Klondike, fits_tableau
 from patience_gym.native import reference
 
 from .base import GreedyPolicy
@@ -63,21 +64,14 @@ __all__ = ["TurnbullPolicy", "category"]
 UNLISTED = 99
 
 
-def _fits(c: int, last: int | None) -> bool:
-    """Card ``c`` may go on a pile ending in ``last`` (``None``: an empty pile)."""
-    if last is None:
-        return RANK[c] == KING
-    return RANK[c] == RANK[last] - 1 and RED[c] != RED[last] and RANK[c] != ACE
-
-
 def _goes_up(game: Klondike, c: int) -> bool:
-    """Card ``c`` goes on its foundation now."""
-    pile = game.foundations[SUIT[c]]
-    return RANK[c] == (RANK[pile[-1]] + 1 if pile else ACE)
+    """Card ``c`` goes on its foundation now (the rules' own foundation table)."""
+    return FOUNDATIONS.accepts(game.foundations, SUIT[c], c)
 
 
-def _last(game: Klondike, j: int) -> int | None:
-    return game.piles[j][-1] if game.piles[j] else None
+def _last(game: Klondike, j: int) -> int:
+    """Pile j's last card, or ``EMPTY`` (what :func:`fits_tableau` reads)."""
+    return game.piles[j][-1] if game.piles[j] else EMPTY
 
 
 def _king_waiting(game: Klondike) -> bool:
@@ -92,21 +86,21 @@ def _pile_move(game: Klondike, i: int, j: int) -> int:
     """The category of the legal move of pile i's face-up cards (from the first that fits) onto pile j."""
     pile, down = game.piles[i], game.down[i]
     last = _last(game, j)
-    k = next(k for k in range(down, len(pile)) if _fits(pile[k], last))
+    k = next(k for k in range(down, len(pile)) if fits_tableau(pile[k], last))
     if k > down:  # part of the face-up cards (partial moves)
         return 10 if _goes_up(game, pile[k - 1]) else UNLISTED
     if down:
-        return 5 if last is None else 6
+        return 5 if last == EMPTY else 6
     return 18 if _king_waiting(game) and RANK[pile[k]] != KING else UNLISTED
 
 
 def _back_move(game: Klondike, f: int, j: int) -> int:
     """The category of foundation f's top card brought back onto pile j."""
     c = game.foundations[f][-1]
-    if game.talon and _fits(game.talon[-1], c):
+    if game.talon and fits_tableau(game.talon[-1], c):
         return 14
     heads = (p[game.down[i]] for i, p in enumerate(game.piles) if p and game.down[i] and i != j)
-    return 15 if any(_fits(h, c) for h in heads) else UNLISTED
+    return 15 if any(fits_tableau(h, c) for h in heads) else UNLISTED
 
 
 def category(game: Klondike, action: int) -> int:
