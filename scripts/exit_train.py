@@ -31,7 +31,7 @@ import torch
 
 from patience_gym.agents.common.data import checkout_commit, package_data
 from patience_gym.agents.evaluation.evaluate import wilson
-from patience_gym.agents.policies.exit_net import INPUTS, Played, play_many, save_net
+from patience_gym.agents.policies.exit_net import ENCODERS, INPUTS, Played, play_many, save_net
 from patience_gym.agents.training.exit import GameRecord, read_games, read_run, replay
 from patience_gym.agents.training.exit_train import new_net, train
 
@@ -61,7 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--batch-size", type=int, default=256)
     p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--hidden", type=int, default=128)
+    p.add_argument("--hidden", type=int, default=128, help="the board's width (cards: each token's)")
+    p.add_argument(
+        "--encoder",
+        choices=ENCODERS,
+        default="mlp",
+        help="how the net reads the board: one flat vector (mlp) or a token per card through a transformer",
+    )
+    p.add_argument("--layers", type=int, default=2, help="the cards encoder's transformer layers")
     p.add_argument(
         "--skip-lost",
         action="store_true",
@@ -106,7 +113,15 @@ def main(argv: list[str] | None = None) -> int:
         f"replayed in {prep:.0f} s",
         flush=True,
     )
-    net = new_net(data, run.env, run.options, hidden=args.hidden, inputs=args.inputs)
+    net = new_net(
+        data,
+        run.env,
+        run.options,
+        hidden=args.hidden,
+        inputs=args.inputs,
+        encoder=args.encoder,
+        layers=args.layers,
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     ckpt = args.out.with_suffix(".ckpt")
     stats = train(
@@ -132,7 +147,14 @@ def main(argv: list[str] | None = None) -> int:
         "epochs": stats.epochs,
         "interchange": args.interchange,
         "balance": args.balance,
-        "net": {"hidden": args.hidden, "scorer": list(net.cfg.scorer), "k": net.cfg.k, "inputs": args.inputs},
+        "net": {
+            "hidden": args.hidden,
+            "scorer": list(net.cfg.scorer),
+            "k": net.cfg.k,
+            "inputs": args.inputs,
+            "encoder": args.encoder,
+            **({"layers": args.layers, "heads": net.cfg.heads} if args.encoder == "cards" else {}),
+        },
         "label_cpu_seconds": round(label_seconds, 1),
         "train_seconds": round(stats.seconds, 1),
         "core_hours": round((label_seconds + stats.seconds) / 3600, 3),

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import torch
@@ -30,11 +30,19 @@ from torch import nn
 
 from patience_gym.env import PatienceEnv
 
+if TYPE_CHECKING:
+    from .card_net import CardNet
+
+#: Either net: both read (obs, moves) and give (masked logits, value).
+Net: TypeAlias = "PolicyValueNet | CardNet"
+
 __all__ = [
+    "ENCODERS",
     "ExitPolicy",
     "NetConfig",
     "Played",
     "PolicyValueNet",
+    "build_net",
     "load_net",
     "native_value_net",
     "play_many",
@@ -48,6 +56,9 @@ LEGAL = 0
 #: (:mod:`patience_gym.agents.policies.features`: the heuristic's change, the episode's visits to
 #: where the move leads, greedy's choice).
 INPUTS = ("native", "native+greedy")
+#: How the net reads the board: ``mlp``, the observation as one flat vector (:class:`PolicyValueNet`),
+#: or ``cards``, a token per card through a transformer (:class:`~.card_net.CardNet`).
+ENCODERS = ("mlp", "cards")
 
 
 class NetInputs:
@@ -95,6 +106,9 @@ class NetConfig:
     hidden: int = 128
     scorer: tuple[int, ...] = (64,)
     inputs: str = "native"  #: :data:`INPUTS`
+    encoder: str = "mlp"  #: :data:`ENCODERS`
+    layers: int = 2  #: the ``cards`` encoder's transformer layers
+    heads: int = 4  #: ... and attention heads
 
 
 class PolicyValueNet(nn.Module):
@@ -127,13 +141,15 @@ class PolicyValueNet(nn.Module):
         return logits, self.value(e)
 
 
-def native_value_net(net: PolicyValueNet, output: int = 0) -> Any:
+def native_value_net(net: Net, output: int = 0) -> Any:
     """The net's value (its board embedding, then one of the value head's outputs) as the native
     engine's ``ValueNet``, which the macro planner calls on the positions its capped searches
     leave unwon (``macro+net`` with ``value=1|2``, agents/policies/exit.py). ``output``: the value
     head's won probability (0) or its foundation share at the game's end (1)."""
     from patience_gym.solver import value_net
 
+    if not isinstance(net, PolicyValueNet):
+        raise ValueError("the native planner's value net is the mlp encoder's; this net reads cards")
     value = value_net()
     layers: list[nn.Linear] = [net.board[0], net.board[2], net.value[0], net.value[2]]  # type: ignore[list-item]
     for i, layer in enumerate(layers):
@@ -144,19 +160,36 @@ def native_value_net(net: PolicyValueNet, output: int = 0) -> Any:
     return value
 
 
-def save_net(path: Path | str, net: PolicyValueNet, extra: dict[str, Any] | None = None) -> None:
+def build_net(cfg: NetConfig) -> Net:
+    """A fresh net of ``cfg``'s encoder (:data:`ENCODERS`); ``ValueError`` names the encoders."""
+    if cfg.encoder == "mlp":
+        return PolicyValueNet(cfg)
+    if cfg.encoder == "cards":
+        import gymnasium as gym
+
+        from .card_net import CardNet
+
+        name = cfg.env if "/" in cfg.env else f"patience_gym/{cfg.env}"
+        env = gym.make(name, **cfg.options)
+        layout = env.unwrapped.layout  # type: ignore[attr-defined]
+        env.close()  # type: ignore[no-untyped-call, unused-ignore]
+        return CardNet(cfg, layout)
+    raise ValueError(f"a net's encoder is one of {', '.join(ENCODERS)}, got {cfg.encoder!r}")
+
+
+def save_net(path: Path | str, net: Net, extra: dict[str, Any] | None = None) -> None:
     """The net's config and weights (and ``extra``: an optimizer's state, counts) in one file."""
-    cfg = asdict(net.cfg)
-    cfg["scorer"] = list(net.cfg.scorer)
+    cfg = {k: v.item() if isinstance(v, np.generic) else v for k, v in asdict(net.cfg).items()}
+    cfg["scorer"] = [int(x) for x in net.cfg.scorer]  # plain numbers: torch.load reads weights only
     torch.save({"config": cfg, "state_dict": net.state_dict(), **(extra or {})}, str(path))
 
 
-def load_net(path: Path | str) -> tuple[PolicyValueNet, dict[str, Any]]:
+def load_net(path: Path | str) -> tuple[Net, dict[str, Any]]:
     """The net saved at ``path`` and everything saved with it."""
     blob: dict[str, Any] = torch.load(str(path), map_location="cpu", weights_only=True)
     cfg = dict(blob["config"])
     cfg["scorer"] = tuple(cfg["scorer"])
-    net = PolicyValueNet(NetConfig(**cfg))
+    net = build_net(NetConfig(**cfg))
     net.load_state_dict(blob["state_dict"])
     net.eval()
     return net, blob
@@ -174,7 +207,7 @@ class ExitPolicy:
     ``state_key()``, compared and never read; the move's successor is found on a clone of the game,
     only where the most likely move leads back to a position met."""
 
-    def __init__(self, net: PolicyValueNet, name: str = "exit", revisits: bool = True) -> None:
+    def __init__(self, net: Net, name: str = "exit", revisits: bool = True) -> None:
         self.net, self.name, self.revisits = net, name, revisits
         self.visits: dict[object, int] = {}
         self.inputs = NetInputs(net.cfg.inputs)
@@ -248,7 +281,7 @@ class Played:
     length: int
 
 
-def play_many(net: PolicyValueNet, seeds: Sequence[int], revisits: bool = True) -> list[Played]:
+def play_many(net: Net, seeds: Sequence[int], revisits: bool = True) -> list[Played]:
     """Play each deal ``reset(seed=s)`` once with the net alone, every game at once: one forward
     pass a step for all the games still going. The same moves as :class:`ExitPolicy` one game at a
     time (a test compares them), many times faster (a forward pass for one position is mostly

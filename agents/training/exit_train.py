@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..policies.exit_net import NetConfig, PolicyValueNet, load_net, save_net
+from ..policies.exit_net import Net, NetConfig, build_net, load_net, save_net
 from .exit import Decisions
 
 __all__ = ["TrainStats", "kind_weights", "losses", "new_net", "train"]
@@ -39,7 +39,7 @@ class TrainStats:
 
 
 def losses(
-    net: PolicyValueNet,
+    net: Net,
     obs: torch.Tensor,
     moves: torch.Tensor,
     target: torch.Tensor,
@@ -87,7 +87,7 @@ def kind_weights(data: Decisions, balance: float) -> np.ndarray:
 
 
 def train(
-    net: PolicyValueNet,
+    net: Net,
     data: Decisions,
     *,
     epochs: int,
@@ -146,7 +146,8 @@ def train(
     return stats
 
 
-def new_net(data: Decisions, env: str, options: dict[str, Any], **shape: Any) -> PolicyValueNet:
-    """A fresh net shaped for ``data``'s variant."""
+def new_net(data: Decisions, env: str, options: dict[str, Any], **shape: Any) -> Net:
+    """A fresh net shaped for ``data``'s variant (``shape``: :class:`NetConfig`'s fields, its
+    ``encoder`` among them)."""
     torch.manual_seed(0)
-    return PolicyValueNet(NetConfig(env, options, data.obs_size, data.n_actions, data.k, **shape))
+    return build_net(NetConfig(env, options, data.obs_size, data.n_actions, data.k, **shape))
