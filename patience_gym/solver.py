@@ -287,6 +287,7 @@ def macro_decide(
     prior: Sequence[float] = (),
     keep: int = 0,
     value_net: Any = None,
+    skip_decided: bool = False,
 ) -> MacroDecision:
     """The macro planner's decision (``src/native/macro.hpp``) in the position reached by dealing
     ``frame`` and playing ``actions``, the cards at positions ``unseen`` hidden
@@ -309,13 +310,16 @@ def macro_decide(
     none); where cards are hidden the candidates are ranked by their line's first move's weight, and
     with ``keep`` > 0 only the first ``keep`` are judged (macro.hpp). ``value_net``: a native
     ``ValueNet`` (``patience_gym.agents.policies.exit_net.native_value_net``), or None: a sampled
-    deal not won scores ``cards`` times its won probability of where the candidate's line led."""
+    deal not won scores ``cards`` times its won probability of where the candidate's line led.
+    ``skip_decided``: the batch that would bring the candidate picked to ``samples`` is not dealt
+    where nothing in it could change the choice: the same moves, fewer searches (macro.hpp)."""
     proto = _prototype(variant, options)
     found = _module().macro_decide(
         proto._c, [int(c) for c in frame], [int(p) for p in unseen], [int(a) for a in actions],
         samples, batch, solve_nodes, exploration, cards, region, known_nodes, max_nodes, max_seconds, seed,
         race, tie, all_won, dominances, table, one_per_event, probe_nodes, deepen, silent_first, rollout,
         [int(p) for p in fixed], float(dig), int(beam), [float(w) for w in prior], int(keep), value_net,
+        bool(skip_decided),
     )  # fmt: skip
     return _decision(found)
 

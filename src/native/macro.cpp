@@ -579,6 +579,15 @@ MacroResult macro_decide(const Game& proto, const std::vector<int>& frame, const
             if (pick < 0 || score > best) pick = static_cast<int>(i), best = score;
         }
         auto& c = cs[static_cast<std::size_t>(pick)];
+        if (s.skip_decided && c.plays + s.batch >= s.samples) {  // macro.hpp: skip_decided
+            bool none_won = true;
+            for (const auto& x : cs) none_won = none_won && x.wins == 0;
+            // the batch could only matter through a deal won or not: to `deepen` or `silent_first`
+            if (!none_won || (!s.silent_first && deepened >= s.deepen)) {
+                result.chosen = pick;
+                break;
+            }
+        }
         for (int b = 0; b < s.batch; ++b, ++total) judge(static_cast<std::size_t>(pick), static_cast<std::size_t>(c.plays));
         bool none_won = true, silent = true;
         for (const auto& x : cs) none_won = none_won && x.wins == 0, silent = silent && x.wins == 0 && x.plays >= 2 * s.batch;

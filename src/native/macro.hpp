@@ -149,6 +149,12 @@ struct MacroSettings {
     // there (what the player would see, the deal's hidden cards as sampled), in place of the
     // foundation share: the net inside the search, valuing where the search ran out.
     const ValueNet* value_net = nullptr;
+    // UCB1 only: the batch that would bring the candidate picked to `samples` is not dealt where
+    // nothing in it could change the choice (no `deepen` or `silent_first` left to act on a deal
+    // won or not): that candidate is played at once. The same moves as without it, fewer searches
+    // (with samples = 2 * batch, every candidate is judged on one batch and the best valued is
+    // played); only the plays, wins and values reported differ.
+    bool skip_decided = false;
 };
 
 struct MacroCandidate {

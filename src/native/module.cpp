@@ -492,7 +492,7 @@ NB_MODULE(_native, m) {
            double cards, int region, std::int64_t known_nodes, std::int64_t max_nodes, double max_seconds,
            std::uint64_t seed, double race, double tie, bool all_won, bool dominances, pg::LostTable* table, bool one_per_event,
            std::int64_t probe_nodes, int deepen, bool silent_first, bool rollout, const std::vector<int>& fixed, double dig,
-           std::int64_t beam, const std::vector<double>& prior, int keep, const pg::ValueNet* value_net) {
+           std::int64_t beam, const std::vector<double>& prior, int keep, const pg::ValueNet* value_net, bool skip_decided) {
             if (frame.size() != static_cast<std::size_t>(52 * proto.n_packs()))
                 throw std::invalid_argument("the frame must hold " + std::to_string(52 * proto.n_packs()) + " cards");
             if (solve_nodes < 1 || known_nodes < 1 || max_nodes < 0 || probe_nodes < 0 || deepen < 0 || deepen > 8 || beam < 0)
@@ -512,7 +512,7 @@ NB_MODULE(_native, m) {
                                 static_cast<std::uint64_t>(known_nodes), static_cast<std::uint64_t>(max_nodes),
                                 max_seconds, seed, race, tie, all_won, dominances, table, one_per_event,
                                 static_cast<std::uint64_t>(probe_nodes), deepen, silent_first, rollout, fixed, dig,
-                                static_cast<std::uint64_t>(beam), prior, keep, value_net};
+                                static_cast<std::uint64_t>(beam), prior, keep, value_net, skip_decided};
             pg::MacroResult r;
             {
                 nb::gil_scoped_release release;
@@ -532,7 +532,7 @@ NB_MODULE(_native, m) {
         "proto"_a, "frame"_a, "unseen"_a, "history"_a, "samples"_a, "batch"_a, "solve_nodes"_a, "exploration"_a,
         "cards"_a, "region"_a, "known_nodes"_a, "max_nodes"_a, "max_seconds"_a, "seed"_a, "race"_a = 0.0, "tie"_a = 0.03, "all_won"_a = true, "dominances"_a = false, "table"_a.none() = nb::none(), "one_per_event"_a = false, "probe_nodes"_a = 0, "deepen"_a = 0, "silent_first"_a = false, "rollout"_a = false,
         "fixed"_a = std::vector<int>{}, "dig"_a = 0.0, "beam"_a = 0, "prior"_a = std::vector<double>{}, "keep"_a = 0,
-        "value_net"_a.none() = nb::none(),
+        "value_net"_a.none() = nb::none(), "skip_decided"_a = false,
         "The macro planner's decision (macro.hpp) from the position reached by dealing ``frame`` and playing "
         "``history`` (positions ``unseen`` hidden, ``fixed`` of them known to the search): (candidate lines, samples, wins, summed values, chosen index "
         "or -1, plan, nodes, region positions, deals).");

@@ -391,6 +391,25 @@ def test_deepen_starts_again_with_searches_four_times_as_large() -> None:
     assert make_macro("deepen=2").deepen == 2 and make_macro("deepen=2").name.endswith(",deepen=2)")
 
 
+def test_skip_plays_the_same_candidate_without_the_batch_that_cannot_change_it() -> None:
+    """The Congress seed 3, ``samples=10,batch=5``: every candidate is judged on one batch, then the
+    best valued on a second that only brings it to ``samples``; with ``skip_decided`` that batch is
+    not dealt: the same candidate, each judged on one batch, five searches fewer. Where a second
+    batch could still matter (``silent_first`` with no deal won) it is dealt as before."""
+    env = gym.make("patience_gym/Congress-v0")
+    env.reset(seed=3)
+    kwargs: dict[str, Any] = dict(cards=0.2, probe_nodes=200)
+    plain, skipped = _decide(env, [], **kwargs), _decide(env, [], skip_decided=True, **kwargs)
+    assert len(plain.lines) > 1 and plain.plays[plain.chosen] == 10 and sum(plain.wins) == 0
+    assert skipped.chosen == plain.chosen and skipped.plays == (5,) * len(plain.lines)
+    others = [i for i in range(len(plain.lines)) if i != plain.chosen]  # the same deals: the same values
+    assert [skipped.values[i] for i in others] == [plain.values[i] for i in others]
+    assert skipped.nodes < plain.nodes
+    first = _decide(env, [], silent_first=True, skip_decided=True, **kwargs)
+    assert first.plays == plain.plays and first.chosen == 0
+    assert make_macro("skip=1").skip and "skip" not in make_macro().name
+
+
 def test_rollout_scores_a_deal_not_won_by_the_better_of_search_and_rollout() -> None:
     """Babette seed 8, searches of 50 positions, every candidate judged on the same ten deals
     (racing, no ties): with ``rollout`` each deal not won by its search is scored by the better of
