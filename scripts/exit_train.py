@@ -27,12 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 
 from patience_gym.agents.common.data import checkout_commit, package_data
 from patience_gym.agents.evaluation.evaluate import wilson
 from patience_gym.agents.policies.exit_net import ENCODERS, INPUTS, Played, play_many, save_net
 from patience_gym.agents.training.exit import GameRecord, read_games, read_run, replay
+from patience_gym.agents.training.exit_mine import decisive_rows, read_decisive
 from patience_gym.agents.training.exit_train import new_net, train
 
 
@@ -87,6 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         help="share a one-move target with the next N moves played that commute with it",
     )
     p.add_argument("--balance", type=float, default=0.0, help="weigh decisions by share of their kind ** -B")
+    p.add_argument(
+        "--decisive-weight",
+        type=float,
+        default=0.0,
+        help="weigh the decisive decisions mined in the folders (scripts/exit_mine.py) W times the others",
+    )
     p.add_argument("--episodes", type=int, default=0, help="then play seeds 0..E-1 and 5000..5000+E-1")
     p.add_argument("--ship", action="store_true", help="copy the model and its card to agents/data/exit/")
     args = p.parse_args(argv)
@@ -95,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     folders = [f for f in folders if args.folder is None or f.name in args.folder]
     if not folders:
         p.error(f"no labelling folder under {args.root / args.env}")
+    if args.decisive_weight and args.skip_lost:
+        p.error("--decisive-weight finds its decisions among all those replayed: leave out --skip-lost")
     run = read_run(folders[0])
     start = time.perf_counter()
     used = {f.name: games_upto(f, args.decisions) for f in folders}
@@ -108,6 +118,15 @@ def main(argv: list[str] | None = None) -> int:
         skip_lost=args.skip_lost,
     )
     prep = time.perf_counter() - start
+    weights, decisive = None, 0
+    if args.decisive_weight:
+        rows, offset = [], 0
+        for f in folders:
+            rows += [offset + r for r in decisive_rows(used[f.name], read_decisive(f))]
+            offset += sum(len(g.decisions) for g in used[f.name])
+        weights, decisive = np.ones(len(data), np.float32), len(rows)
+        weights[rows] = args.decisive_weight
+        print(f"{decisive} decisive decisions weighted {args.decisive_weight:g} times the others", flush=True)
     print(
         f"{args.env}: {data.games} games, {len(data):,} decisions from {', '.join(f.name for f in folders)} "
         f"replayed in {prep:.0f} s",
@@ -133,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         balance=args.balance,
         checkpoint=ckpt,
         report=lambda s: print(s, flush=True),
+        weights=weights,
     )
     label_seconds = sum(g.seconds for g in games)
     card: dict[str, Any] = {
@@ -147,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         "epochs": stats.epochs,
         "interchange": args.interchange,
         "balance": args.balance,
+        **({"decisive_weight": args.decisive_weight, "decisive_decisions": decisive} if decisive else {}),
         "net": {
             "hidden": args.hidden,
             "scorer": list(net.cfg.scorer),

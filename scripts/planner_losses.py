@@ -51,12 +51,11 @@ from patience_gym.agents.policies.planner import PlannerPolicy
 from patience_gym.agents.registry import make_policy
 from patience_gym.agents.solving.chunks import parse_seeds
 from patience_gym.agents.solving.labels import labels_for
-from patience_gym.core.cards import card_name
+from patience_gym.agents.solving.losing import deck_of, label_after, losing_move
 from patience_gym.determinize import consistent_deck, hidden_frame
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant
-from patience_gym.native import reference
-from patience_gym.solver import MacroDecision, macro_decide, solve_line
+from patience_gym.solver import MacroDecision, macro_decide
 
 DEFAULT_SETS = ["draw=3", "passes=null", "partial_moves=true"]
 
@@ -184,35 +183,6 @@ def line_text(game: Game, before: list[int], line: tuple[int, ...]) -> str:
         words.append(core.describe_action(int(a)))
         env.step(int(a))
     return ", ".join(words)
-
-
-def deck_of(core: PatienceEnv) -> list[str]:
-    """The real deal, every card (what the solver is given; the planner never reads it)."""
-    return [card_name(c) for c in reference(core.game).initial_pack]
-
-
-def label_after(core: PatienceEnv, deck: list[str], line: list[int], budget: int, probe: int) -> str:
-    """The solver's label for ``deck`` after ``line``, in ``core``'s variant and options."""
-    return solve_line(core.variant, core.game.options, deck, line, max_nodes=budget, probe_nodes=probe).label
-
-
-def losing_move(core: PatienceEnv, actions: list[int], budget: int) -> tuple[int, str]:
-    """The first n such that the real deal is no longer won after ``actions[:n]``, and its label."""
-    deck = deck_of(core)
-
-    def label(n: int) -> str:
-        return label_after(core, deck, actions[:n], budget, budget // 2)
-
-    lo, hi = 0, len(actions)  # won after lo moves (the deal is labelled won); not after hi
-    if label(hi) == "won":
-        return -1, "won"
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if label(mid) == "won":
-            lo = mid
-        else:
-            hi = mid
-    return hi, label(hi)
 
 
 def hindsight(

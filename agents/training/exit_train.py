@@ -98,9 +98,12 @@ def train(
     checkpoint: Path | str | None = None,
     seed: int = 0,
     report: Callable[[str], None] = print,
+    weights: np.ndarray | None = None,
 ) -> TrainStats:
     """Train ``net`` on ``data`` for ``epochs`` passes; with a ``checkpoint`` that exists, resume
-    from it (net, optimizer, epochs done) and write it again after each epoch."""
+    from it (net, optimizer, epochs done) and write it again after each epoch. ``weights``: each
+    decision's weight in the policy loss (the decisive ones up:
+    :mod:`~patience_gym.agents.training.exit_mine`), times :func:`kind_weights`, scaled to mean 1."""
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     stats = TrainStats()
     if checkpoint is not None and Path(checkpoint).is_file():
@@ -112,7 +115,8 @@ def train(
     n = len(data)
     won = torch.as_tensor(data.won)
     cards = torch.as_tensor(data.cards)
-    weight = torch.as_tensor(kind_weights(data, balance))
+    per = kind_weights(data, balance) * (1.0 if weights is None else np.asarray(weights, np.float32))
+    weight = torch.as_tensor((per / max(1e-12, float(per.mean()))).astype(np.float32))
     net.train()
     while stats.epochs < epochs:
         rng = np.random.default_rng((seed, stats.epochs))
