@@ -46,12 +46,12 @@ import numpy as np
 
 import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.agents.common.config import apply_overrides
+from patience_gym.agents.common.losing import deck_of, label_after, losing_move
 from patience_gym.agents.policies.macro import MacroPolicy
 from patience_gym.agents.policies.planner import PlannerPolicy
 from patience_gym.agents.registry import make_policy
 from patience_gym.agents.solving.chunks import parse_seeds
 from patience_gym.agents.solving.labels import labels_for
-from patience_gym.agents.solving.losing import deck_of, label_after, losing_move
 from patience_gym.determinize import consistent_deck, hidden_frame
 from patience_gym.env import PatienceEnv
 from patience_gym.games import get_variant

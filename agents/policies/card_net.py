@@ -32,10 +32,13 @@ import numpy as np
 import torch
 from torch import nn
 
-__all__ = ["CARDS", "CardNet", "card_columns"]
+__all__ = ["CARDS", "LEGAL", "CardNet", "card_columns"]
 
 #: The cards of one pack: a token each (a two-pack game's two copies share their card's token).
 CARDS = 52
+#: The move features' column that says an action is legal (``exit_net.LEGAL``, which imports this
+#: module: a test keeps the two equal).
+LEGAL = 0
 
 
 def _card_major(start: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -115,8 +118,6 @@ class CardNet(nn.Module):
 
     def forward(self, obs: torch.Tensor, moves: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (B, A), ``-inf`` where a move is not legal, and the value (B, 2)."""
-        from .exit_net import LEGAL
-
         h = self.tokens(obs)
         board = h.mean(1)
         legal = moves[..., LEGAL] > 0

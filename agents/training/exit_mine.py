@@ -7,7 +7,7 @@ net's games are lost by one or two moves each, and those are a few in a thousand
 (docs/exit.md). :func:`mine` finds them: for a lost game it bisects the net's moves with the solver
 on the real deal (every card seen: this is the trainer's question after the game, never the
 player's) for the first move after which the deal is no longer won
-(:func:`patience_gym.agents.solving.losing.losing_move`), reads the teacher's advice recorded at
+(:func:`patience_gym.agents.common.losing.losing_move`), reads the teacher's advice recorded at
 that decision and solves the real deal after the advice instead. Where the advice keeps the deal
 won (``advice_label`` ``won``), the decision is one the net must learn and the teacher could teach:
 ``scripts/exit_train.py --decisive-weight W`` weighs these decisions ``W`` times the others.
@@ -28,7 +28,7 @@ import numpy as np
 
 from patience_gym.env import PatienceEnv
 
-from ..solving.losing import deck_of, label_after, losing_move
+from ..common.losing import deck_of, label_after, losing_move
 from .exit import GameRecord, make_env, read_games, read_run
 
 __all__ = ["DECISIVE", "Decisive", "decisive_rows", "find_decisive", "mine", "read_decisive", "summary"]

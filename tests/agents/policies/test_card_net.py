@@ -98,6 +98,12 @@ def test_the_card_net_plays_many_games_as_one_at_a_time() -> None:
     assert ours == [(p.won, p.cards, p.length) for p in many]
 
 
+def test_both_nets_read_legality_from_the_same_column() -> None:
+    from patience_gym.agents.policies import card_net, exit_net
+
+    assert card_net.LEGAL == exit_net.LEGAL
+
+
 def test_an_unknown_encoder_is_refused_naming_the_encoders() -> None:
     cfg = NetConfig("Nestor-v0", {}, 781, 67, 10, encoder="graph")
     with pytest.raises(ValueError, match="one of mlp, cards, got 'graph'"):

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from patience_gym.agents.common.losing import deck_of, label_after
 from patience_gym.agents.policies.base import GreedyPolicy
 from patience_gym.agents.registry import make_policy
-from patience_gym.agents.solving.losing import deck_of, label_after
 from patience_gym.agents.training.exit import LabelRun, label, make_env, read_games, replay
 from patience_gym.agents.training.exit_mine import DECISIVE, decisive_rows, mine, read_decisive, summary
 from tests.helpers import script
