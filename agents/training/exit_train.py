@@ -23,7 +23,7 @@ from torch import nn
 from ..policies.exit_net import Net, NetConfig, build_net, load_net, save_net
 from .exit import Decisions
 
-__all__ = ["TrainStats", "kind_weights", "losses", "new_net", "train"]
+__all__ = ["TrainStats", "decision_weights", "kind_weights", "losses", "new_net", "train"]
 
 
 @dataclass
@@ -86,6 +86,14 @@ def kind_weights(data: Decisions, balance: float) -> np.ndarray:
     return out
 
 
+def decision_weights(data: Decisions, balance: float, weights: np.ndarray | None) -> np.ndarray:
+    """Each decision's weight in the policy loss: :func:`kind_weights` times ``weights`` (all 1
+    where ``None``), scaled to mean 1."""
+    per = kind_weights(data, balance) * (1.0 if weights is None else np.asarray(weights, np.float32))
+    out: np.ndarray = (per / max(1e-12, float(per.mean()))).astype(np.float32)
+    return out
+
+
 def train(
     net: Net,
     data: Decisions,
@@ -102,8 +110,7 @@ def train(
 ) -> TrainStats:
     """Train ``net`` on ``data`` for ``epochs`` passes; with a ``checkpoint`` that exists, resume
     from it (net, optimizer, epochs done) and write it again after each epoch. ``weights``: each
-    decision's weight in the policy loss (the decisive ones up:
-    :mod:`~patience_gym.agents.training.exit_mine`), times :func:`kind_weights`, scaled to mean 1."""
+    decision's weight in the policy loss (the decisive ones up), as :func:`decision_weights` uses."""
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     stats = TrainStats()
     if checkpoint is not None and Path(checkpoint).is_file():
@@ -115,8 +122,7 @@ def train(
     n = len(data)
     won = torch.as_tensor(data.won)
     cards = torch.as_tensor(data.cards)
-    per = kind_weights(data, balance) * (1.0 if weights is None else np.asarray(weights, np.float32))
-    weight = torch.as_tensor((per / max(1e-12, float(per.mean()))).astype(np.float32))
+    weight = torch.as_tensor(decision_weights(data, balance, weights))
     net.train()
     while stats.epochs < epochs:
         rng = np.random.default_rng((seed, stats.epochs))
