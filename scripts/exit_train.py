@@ -24,16 +24,18 @@ import json
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
+from patience_gym.agents.common.config import ConfigError, parse_override
 from patience_gym.agents.common.data import checkout_commit, package_data
 from patience_gym.agents.evaluation.evaluate import wilson
 from patience_gym.agents.policies.exit_net import ENCODERS, INPUTS, Played, play_many, save_net
-from patience_gym.agents.training.exit import GameRecord, read_games, read_run, replay
+from patience_gym.agents.training.exit import GameRecord, make_env, read_games, read_run, replay
 from patience_gym.agents.training.exit_mine import decisive_rows, read_decisive
 from patience_gym.agents.training.exit_train import new_net, train
 
@@ -46,6 +48,24 @@ def games_upto(folder: Path, decisions: int | None) -> list[GameRecord]:
             break
         out.append(g)
         n += len(g.decisions)
+    return out
+
+
+def view_options(env: str, texts: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` texts as the env's view options (``Option.view_only``: the play is the same
+    under every value, so labels replay alike); ``ValueError`` names the view options there are."""
+    game = make_env(env).unwrapped.game  # type: ignore[attr-defined]
+    views = sorted(name for name, opt in game.OPTIONS.items() if opt.view_only)
+    out: dict[str, Any] = {}
+    for text in texts:
+        try:
+            (name, *_), value = parse_override(text)
+        except ConfigError as exc:
+            raise ValueError(f"--view {text!r}: {exc}") from None
+        if name not in views:
+            listed = ", ".join(views) or "none"
+            raise ValueError(f"--view {text!r}: not a view option of {env} (its view options: {listed})")
+        out[name] = game.OPTIONS[name].validate(game.name, name, value)
     return out
 
 
@@ -95,6 +115,14 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="weigh the decisive decisions mined in the folders (scripts/exit_mine.py) W times the others",
     )
+    p.add_argument(
+        "--view",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a view option of the env (one that changes only the observation, e.g. recall=true) to "
+        "train and play under: the labels replay alike under it (repeatable)",
+    )
     p.add_argument("--episodes", type=int, default=0, help="then play seeds 0..E-1 and 5000..5000+E-1")
     p.add_argument("--ship", action="store_true", help="copy the model and its card to agents/data/exit/")
     args = p.parse_args(argv)
@@ -106,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.decisive_weight and args.skip_lost:
         p.error("--decisive-weight finds its decisions among all those replayed: leave out --skip-lost")
     run = read_run(folders[0])
+    try:
+        run = replace(run, options={**run.options, **view_options(run.env, args.view)})
+    except ValueError as exc:
+        p.error(str(exc))
     start = time.perf_counter()
     used = {f.name: games_upto(f, args.decisions) for f in folders}
     games = [g for part in used.values() for g in part]

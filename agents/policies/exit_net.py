@@ -225,6 +225,12 @@ class ExitPolicy:
     def scores(self, env: PatienceEnv, obs: np.ndarray) -> tuple[np.ndarray, float]:
         """The move logits (``-inf`` where illegal) and the won probability of this position
         (with greedy's inputs, call it once a step: they count the visits)."""
+        if obs.shape[-1] != self.net.cfg.obs_size:
+            raise ValueError(
+                f"{self.name} reads {self.net.cfg.obs_size} observation floats ({self.net.cfg.env} with "
+                f"{self.net.cfg.options}); this env gives {obs.shape[-1]}: make it with the net's options "
+                "(evaluate: --set env_kwargs.NAME=VALUE)"
+            )
         with torch.no_grad():
             logits, value = self.net(
                 torch.as_tensor(obs, dtype=torch.float32)[None],

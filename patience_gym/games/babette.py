@@ -31,8 +31,12 @@ places:
 - ``rows_dealt`` (1,): rows laid out in the current garden / 13 (the next row goes below them).
 - ``foundation`` (8,): cards on each foundation / 13, in foundation order.
 - ``unseen`` (52,): copies of each card in the pack / 2: the complement of the table, never the
-  pack's order, even after a re-deal.
+  pack's order (that only with ``recall=True``, below).
 - ``pack_size`` (1,): cards in the pack / 104. ``redeals_left`` (1,): re-deals still allowed / 2.
+- With ``recall=True`` (5,731 floats) a re-dealt pack's order follows, which the player saw in the
+  garden as it was gathered: ``pack_cards``, ``pack_depth``, ``pack_depth_lower``
+  (:mod:`patience_gym.core.pile_rows`; a card's depth is the cards dealt before it), all 0 before
+  the first re-deal.
 
 Choices where docs/rules.md is silent (documented, tested):
 
@@ -58,6 +62,7 @@ from patience_gym.core.foundations import EMPTY as NO_TOP
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option
 from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.pile_rows import PACK_SEGMENTS, RECALL, pile_rows
 from patience_gym.core.vocabulary import SAME_SUIT_DOWN, SAME_SUIT_UP
 
 N_COLS = 8
@@ -141,6 +146,21 @@ def gather(grid: list[list[int]]) -> list[int]:
     return [row[c] for c in reversed(range(N_COLS)) for row in grid if row[c] != EMPTY]
 
 
+#: The observation (module docstring); with recall=True the re-dealt pack's segments follow (the
+#: native engine's generated spec lets a layout grow only at its end).
+_SEGMENTS: list[tuple[str, tuple[int, ...], str]] = [
+    ("garden", (N_ROWS, N_COLS, N_KINDS), "one-hot card at each place (row, column); 0: empty"),
+    ("available", (N_ROWS, N_COLS), "1 where the place holds an available card"),
+    ("rows_dealt", (1,), "rows laid out in the current garden / 13"),
+    ("foundation", (8,), "cards on each pile / 13: up C D H S, then down C D H S"),
+    ("unseen", (N_KINDS,), "copies of each card in the pack / 2 (the order: recall=True)"),
+    ("pack_size", (1,), "cards in the pack / 104"),
+    ("redeals_left", (1,), "re-deals still allowed / 2"),
+]
+LAYOUT = ObsLayout(_SEGMENTS)
+LAYOUT_RECALL = ObsLayout([*_SEGMENTS, *PACK_SEGMENTS])
+
+
 class Babette(Game[Kind]):
     """Babette on the rules of docs/rules.md section 3 (see the module docstring for the table)."""
 
@@ -150,22 +170,16 @@ class Babette(Game[Kind]):
     # 104 foundation moves + at most 3 x 12 row deals + 2 re-deals = 142: the limit is never
     # reached by a game that is still making progress.
     default_max_steps = 400
-    OPTIONS: ClassVar[dict[str, Option[Any]]] = {}
+    OPTIONS: ClassVar[dict[str, Option[Any]]] = {"recall": RECALL}
     STATE = ("grid", "pack", "foundations", "redeals")
     moves = TABLE.moves
-    layout = ObsLayout(
-        [
-            ("garden", (N_ROWS, N_COLS, N_KINDS), "one-hot card at each place (row, column); 0: empty"),
-            ("available", (N_ROWS, N_COLS), "1 where the place holds an available card"),
-            ("rows_dealt", (1,), "rows laid out in the current garden / 13"),
-            ("foundation", (8,), "cards on each pile / 13: up C D H S, then down C D H S"),
-            ("unseen", (N_KINDS,), "copies of each card in the pack / 2 (never their order)"),
-            ("pack_size", (1,), "cards in the pack / 104"),
-            ("redeals_left", (1,), "re-deals still allowed / 2"),
-        ]
-    )
+    layout = LAYOUT  # LAYOUT_RECALL with recall=True (configure)
 
-    def configure(self) -> None:
+    def configure(self, *, recall: bool) -> None:
+        self.recall = recall
+        if recall:
+            self.layout = LAYOUT_RECALL
+            self._s_recall = tuple(self.layout.slice(name) for name, _, _ in PACK_SEGMENTS)
         # The garden and the available places are set with one indexed write (see observe).
         self._o_garden = self.layout.offset("garden")
         self._o_avail = self.layout.offset("available")
@@ -328,6 +342,9 @@ class Babette(Game[Kind]):
         out[self._s_found] = [len(pile) / 13.0 for pile in self.foundations]
         out[self._s_pack] = len(self.pack) / N_CARDS
         out[self._s_redeals] = (N_REDEALS - self.redeals) / N_REDEALS
+        if self.recall and self.redeals:  # the first deal's pack was never seen
+            for part, rows in zip(self._s_recall, pile_rows(self.pack), strict=True):
+                out[part] = rows
 
     def render(self) -> str:
         def top(f: int) -> str:
@@ -341,6 +358,8 @@ class Babette(Game[Kind]):
             "garden (* available, .. empty):",
             "     " + " ".join(f"c{c} " for c in range(N_COLS)).rstrip(),
         ]
+        if self.recall and self.redeals and self.pack:  # seen as it was gathered
+            lines.insert(2, "pack, next first: " + " ".join(NAME[x] for x in reversed(self.pack)))
         avail = {p for p, _ in self.available_places()}
         for r, row in enumerate(self.grid):
             cells = [

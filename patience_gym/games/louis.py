@@ -25,9 +25,12 @@ id      move
 
 Observation segments (``layout.describe()``, 2,598 floats): per packet its top card (one-hot),
 the copies of each card / 2, and the cards lying on each card's uppermost copy and on its lower
-copy (the packet's order reads back in full; see :mod:`patience_gym.games.louis_packets`); which
+copy (the packet's order reads back in full; see :mod:`patience_gym.core.pile_rows`); which
 packet tops are available or blocked; the turned card and the next position (Cadogan deal); the
 foundations' sizes / 13 (ace piles C D H S, then king piles); pack size, phase, circle, re-deals.
+With ``recall=True`` (2,754 floats) three segments follow: a re-dealt pack in the packets' form
+(``pack_cards``, ``pack_depth``, ``pack_depth_lower``; a card's depth is the cards dealt before it),
+which the player saw as the packets were gathered; all 0 before the first re-deal (its pack unseen).
 
 Choices where docs/rules.md is silent (documented there, tested): turning is automatic; a circle
 stays open until the next circle's first card is placed at ``a``; dealt cards are visible; Dick's
@@ -48,8 +51,8 @@ from patience_gym.core.cards import ACE, KING, N_KINDS, NAME, SUIT, card, card_n
 from patience_gym.core.foundations import FoundationRow, Pile, count_cards
 from patience_gym.core.game import Game, ObsLayout, Option
 from patience_gym.core.moves import Move, MoveTable, assert_never
+from patience_gym.core.pile_rows import PACK_SEGMENTS, RECALL, packet_rows, pile_rows
 from patience_gym.core.vocabulary import SAME_SUIT_DOWN, SAME_SUIT_EITHER, SAME_SUIT_UP
-from patience_gym.games.louis_packets import packet_rows
 
 LETTERS = "abcdefghiklm"
 N_PACKETS = 12
@@ -124,6 +127,31 @@ def gather(packets: list[list[int]]) -> list[int]:
     return [c for p in GATHER for c in packets[p]]
 
 
+#: The observation (module docstring); with recall=True the re-dealt pack's segments follow (the
+#: native engine's generated spec lets a layout grow only at its end).
+_SEGMENTS: list[tuple[str, tuple[int, ...], str]] = [
+    ("packet_top", (N_PACKETS, N_KINDS), "one-hot of each packet's top card (packets a..m, no j)"),
+    ("packet_cards", (N_PACKETS, N_KINDS), "copies of each card in each packet / 2"),
+    ("packet_depth", (N_PACKETS, N_KINDS), "cards lying on the card's uppermost copy, d / (d + 8)"),
+    (
+        "packet_depth_lower",
+        (N_PACKETS, N_KINDS),
+        "both copies in the packet: cards lying on the lower copy, d / (d + 8); else 0",
+    ),
+    ("available", (N_PACKETS,), "1: the packet's top card may move now"),
+    ("blocked", (N_PACKETS,), "1: the packet has a top card that may not move now"),
+    ("turned", (N_KINDS,), "one-hot of the turned card (Cadogan deal)"),
+    ("next_position", (N_PACKETS,), "one-hot of where the turned card would be placed"),
+    ("foundation", (8,), "cards on the ace foundations C D H S, then king foundations, / 13"),
+    ("pack_size", (1,), "cards face down in the pack / 96"),
+    ("phase", (3,), "one-hot: " + "; ".join(_PHASE_NAMES)),
+    ("circle", (1,), "circle now being dealt (or last dealt), from 1, / 8"),
+    ("redeals_left", (1,), "re-deals still allowed / 2"),
+]
+LAYOUT = ObsLayout(_SEGMENTS)
+LAYOUT_RECALL = ObsLayout([*_SEGMENTS, *PACK_SEGMENTS])
+
+
 class Louis(Game[Kind]):
     """The "Louis" Patience / St. Louis on docs/rules.md section 4 (see the module docstring)."""
 
@@ -140,33 +168,18 @@ class Louis(Game[Kind]):
             "dick: the first circle is open with gaps refilled, the rest dealt with no play",
             ("cadogan", "dick"),
         ),
+        "recall": RECALL,
     }
     STATE = ("packets", "pack", "turned", "foundations", "phase", "circle", "pos", "fresh", "redeals_left")
     moves = TABLE.moves
-    layout = ObsLayout(
-        [
-            ("packet_top", (N_PACKETS, N_KINDS), "one-hot of each packet's top card (packets a..m, no j)"),
-            ("packet_cards", (N_PACKETS, N_KINDS), "copies of each card in each packet / 2"),
-            ("packet_depth", (N_PACKETS, N_KINDS), "cards lying on the card's uppermost copy, d / (d + 8)"),
-            (
-                "packet_depth_lower",
-                (N_PACKETS, N_KINDS),
-                "both copies in the packet: cards lying on the lower copy, d / (d + 8); else 0",
-            ),
-            ("available", (N_PACKETS,), "1: the packet's top card may move now"),
-            ("blocked", (N_PACKETS,), "1: the packet has a top card that may not move now"),
-            ("turned", (N_KINDS,), "one-hot of the turned card (Cadogan deal)"),
-            ("next_position", (N_PACKETS,), "one-hot of where the turned card would be placed"),
-            ("foundation", (8,), "cards on the ace foundations C D H S, then king foundations, / 13"),
-            ("pack_size", (1,), "cards face down in the pack / 96"),
-            ("phase", (3,), "one-hot: " + "; ".join(_PHASE_NAMES)),
-            ("circle", (1,), "circle now being dealt (or last dealt), from 1, / 8"),
-            ("redeals_left", (1,), "re-deals still allowed / 2"),
-        ]
-    )
+    layout = LAYOUT  # LAYOUT_RECALL with recall=True (configure)
 
-    def configure(self, *, deal: str) -> None:
+    def configure(self, *, deal: str, recall: bool) -> None:
         self.dick = deal == "dick"
+        self.recall = recall
+        if recall:
+            self.layout = LAYOUT_RECALL
+            self._s_recall = tuple(self.layout.slice(name) for name, _, _ in PACK_SEGMENTS)
         off, part = self.layout.offset, self.layout.slice
         # The one-hot entries are set with one indexed write (see observe), from these offsets.
         self._o_top, self._o_avail, self._o_blocked = off("packet_top"), off("available"), off("blocked")
@@ -373,6 +386,9 @@ class Louis(Game[Kind]):
         out[self._s_pack] = len(self.pack) / N_DEALT
         out[self._s_circle] = min(max(self.circle, 0) + 1, 8) / 8.0
         out[self._s_redeals] = self.redeals_left / N_REDEALS
+        if self.recall and self.redeals_left < N_REDEALS:  # the first deal's pack was never seen
+            for part, row in zip(self._s_recall, pile_rows(self.pack), strict=True):
+                out[part] = row
 
     def unseen_positions(self) -> list[int]:
         """The pack's cards not dealt yet, until a re-deal gathers the (seen) packets."""
@@ -398,6 +414,8 @@ class Louis(Game[Kind]):
         ]
         if self.turned >= 0:
             lines.append(f"turned: {NAME[self.turned]}")
+        if self.recall and self.redeals_left < N_REDEALS and self.pack:  # seen as it was gathered
+            lines.append("pack, next first: " + " ".join(NAME[c] for c in reversed(self.pack)))
         for p, (pile, top) in enumerate(zip(self.packets, self.tops(), strict=False)):
             mark = "  (top blocked)" if pile and top < 0 else ""
             lines.append(f"{LETTERS[p]}: " + " ".join(NAME[c] for c in pile) + mark)

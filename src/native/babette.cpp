@@ -36,7 +36,10 @@ constexpr int O_GARDEN = spec.offset("garden"), O_AVAIL = spec.offset("available
 constexpr int O_ROWS = spec.offset("rows_dealt");
 constexpr int O_FOUND = spec.offset("foundation"), O_UNSEEN = spec.offset("unseen");
 constexpr int O_PACK = spec.offset("pack_size");
-constexpr int O_REDEALS = spec.offset("redeals_left"), OBS_SIZE = spec.obs_size();
+constexpr int O_REDEALS = spec.offset("redeals_left");
+// recall=True appends the re-dealt pack's rows (pile_rows.PACK_SEGMENTS); without it the layout ends there.
+constexpr int O_PACK_CARDS = spec.offset("pack_cards"), O_PACK_DEPTH = spec.offset("pack_depth");
+constexpr int O_PACK_LOWER = spec.offset("pack_depth_lower");
 static_assert(spec.size("garden") == N_PLACES * N_KINDS && spec.size("foundation") == N_FOUND);
 
 enum class Kind { Up, Down, Deal, Redeal };
@@ -56,6 +59,8 @@ constexpr int other_pile(int f) { return (f + N_SUITS) % N_FOUND; }
 
 class Babette final : public Port<Babette, spec> {
 public:
+    explicit Babette(bool recall) : recall_(recall) {}
+    int obs_size() const override { return recall_ ? spec.obs_size() : O_PACK_CARDS; }
 
     // ---- dealing ------------------------------------------------------------------------------
 
@@ -219,13 +224,15 @@ public:
         for (int f = 0; f < N_FOUND; ++f) out[O_FOUND + f] = static_cast<float>(found_[f].size() / 13.0);
         out[O_PACK] = static_cast<float>(pack_.size() / double(N_CARDS));
         out[O_REDEALS] = static_cast<float>((N_REDEALS - redeals_) / double(N_REDEALS));
+        if (recall_ && redeals_ > 0)  // the first deal's pack was never seen
+            pile_rows(pack_, out + O_PACK_CARDS, out + O_PACK_DEPTH, out + O_PACK_LOWER);
     }
 
     // The garden's cells of the cards lying there and the segments after them.
     void unobserve(float* out) const override {
         for (int p = 0; p < rows_ * N_COLS; ++p)
             if (grid_[p] != EMPTY) out[O_GARDEN + p * N_KINDS + grid_[p]] = 0.0f;
-        std::memset(out + O_AVAIL, 0, sizeof(float) * (OBS_SIZE - O_AVAIL));
+        std::memset(out + O_AVAIL, 0, sizeof(float) * (obs_size() - O_AVAIL));
     }
 
     // A move to a foundation takes one card from the garden and a deal adds a row: only those
@@ -234,7 +241,7 @@ public:
         const Move m = move_of(a);
         if (m.kind == Kind::Redeal) return unobserve(out);
         if (m.kind != Kind::Deal) out[O_GARDEN + m.src * N_KINDS + grid_[m.src]] = 0.0f;
-        std::memset(out + O_AVAIL, 0, sizeof(float) * (OBS_SIZE - O_AVAIL));
+        std::memset(out + O_AVAIL, 0, sizeof(float) * (obs_size() - O_AVAIL));
     }
 
     void observe_move(int a, float* out) const override {
@@ -319,11 +326,12 @@ private:
     Stack<N_CARDS> pack_;                       // back() is the next card dealt (Python's pack[-1])
     std::array<Stack<13>, N_FOUND> found_{};    // a pile holds one suit's ace..king or king..ace
     int redeals_ = 0;
+    bool recall_ = false;  // recall=True: the observation gives a re-dealt pack's order
 };
 
-// Babette has no options.
-[[maybe_unused]] const bool registered = register_game(spec, [](const Options&) -> std::unique_ptr<Game> {
-    return std::make_unique<Babette>();
+// babette.Babette.OPTIONS: recall.
+[[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
+    return std::make_unique<Babette>(o["recall"] != 0);
 });
 
 }  // namespace

@@ -128,6 +128,24 @@ struct Stack {
     void append_to(std::vector<int>& out) const { out.insert(out.end(), cards.begin(), cards.begin() + n); }
 };
 
+// patience_gym/core/pile_rows.py: a depth d (cards lying on a card) reads d / (d + 8), computed in
+// double and rounded once, as Python's float -> numpy float32.
+inline float depth_value(int d) { return static_cast<float>(d / (d + 8.0)); }
+
+// pile_rows.py's rows of one pile (bottom first), written into ZEROED rows of N_KINDS: copies / 2,
+// the depth of the uppermost copy, and of the lower copy when the pile holds both. Bottom to top,
+// so the uppermost copy's depth is written last.
+template <class Pile>
+void pile_rows(const Pile& pile, float* held, float* depth, float* lower) {
+    const int n = pile.size();
+    for (int k = 0; k < n; ++k) {
+        const int c = pile[k];
+        if (held[c] != 0.0f) lower[c] = depth[c];  // the second copy: the first one is the lower
+        held[c] += 0.5f;
+        depth[c] = depth_value(n - 1 - k);
+    }
+}
+
 // Every pile of piles (an array of Stack), in order, bottom to top, onto the end of out.
 template <class Piles>
 void append_cards(std::vector<int>& out, const Piles& piles) {

@@ -42,7 +42,10 @@ constexpr int O_TURNED = spec.offset("turned"), O_POS = spec.offset("next_positi
 constexpr int O_FOUND = spec.offset("foundation");
 constexpr int O_PACK = spec.offset("pack_size"), O_PHASE = spec.offset("phase");
 constexpr int O_CIRCLE = spec.offset("circle");
-constexpr int O_REDEALS = spec.offset("redeals_left"), OBS_SIZE = spec.obs_size();
+constexpr int O_REDEALS = spec.offset("redeals_left");
+// recall=True appends the re-dealt pack's rows (pile_rows.PACK_SEGMENTS); without it the layout ends there.
+constexpr int O_PACK_CARDS = spec.offset("pack_cards"), O_PACK_DEPTH = spec.offset("pack_depth");
+constexpr int O_PACK_LOWER = spec.offset("pack_depth_lower");
 static_assert(spec.size("packet_top") == N_PACKETS * N_KINDS && spec.size("phase") == 3);
 
 enum class Kind { Up, Down, Deal, Marry, Redeal };
@@ -66,12 +69,10 @@ constexpr bool same_suit_either(int base, int c) {
     return suit_of(base) == suit_of(c) && (rank_of(c) == rank_of(base) + 1 || rank_of(c) == rank_of(base) - 1);
 }
 
-// louis.py's _DEPTH[d]: a depth d (cards lying on a card) reads d / (d + 8), in double then float.
-inline float depth_value(int d) { return static_cast<float>(d / (d + 8.0)); }
-
 class Louis final : public Port<Louis, spec> {
 public:
-    explicit Louis(bool dick) : dick_(dick) {}
+    Louis(bool dick, bool recall) : dick_(dick), recall_(recall) {}
+    int obs_size() const override { return recall_ ? spec.obs_size() : O_PACK_CARDS; }
 
 
     // ---- dealing --------------------------------------------------------------------------------
@@ -285,16 +286,7 @@ public:
             const auto& pile = packets_[p];
             const int n = pile.size();
             if (n == 0) continue;
-            float* held = out + O_CARDS + p * N_KINDS;
-            float* depth = out + O_DEPTH + p * N_KINDS;
-            float* lower = out + O_LOWER + p * N_KINDS;
-            // bottom to top, so the uppermost copy's depth is written last (louis._packet_rows)
-            for (int k = 0; k < n; ++k) {
-                const int c = pile[k];
-                if (held[c] != 0.0f) lower[c] = depth[c];  // the second copy: the first is the lower
-                held[c] += 0.5f;
-                depth[c] = depth_value(n - 1 - k);
-            }
+            pile_rows(pile, out + O_CARDS + p * N_KINDS, out + O_DEPTH + p * N_KINDS, out + O_LOWER + p * N_KINDS);
             out[O_TOP + p * N_KINDS + pile.back()] = 1.0f;
             out[(cadogan && !fresh_[p] ? O_BLOCKED : O_AVAIL) + p] = 1.0f;
         }
@@ -308,6 +300,8 @@ public:
         const int circle = std::min(std::max(circle_, 0) + 1, 8);
         out[O_CIRCLE] = static_cast<float>(circle / 8.0);
         out[O_REDEALS] = static_cast<float>(redeals_left_ / double(N_REDEALS));
+        if (recall_ && redeals_left_ < N_REDEALS)  // the first deal's pack was never seen
+            pile_rows(stock_, out + O_PACK_CARDS, out + O_PACK_DEPTH, out + O_PACK_LOWER);
     }
 
     std::vector<int> cards_in_play() const override {
@@ -494,6 +488,7 @@ public:
 private:
     // configuration
     bool dick_;
+    bool recall_;  // recall=True: the observation gives a re-dealt pack's order
     // position (louis.py STATE). A packet can hold at most the 96 dealt cards (marriages may
     // pile a whole suit's chain on one packet), and so can the pack.
     std::array<Stack<N_DEALT>, N_PACKETS> packets_{};
@@ -507,9 +502,9 @@ private:
     int redeals_left_ = N_REDEALS;
 };
 
-// louis.Louis.OPTIONS: deal ("cadogan" or "dick").
+// louis.Louis.OPTIONS: deal ("cadogan" or "dick"), recall.
 [[maybe_unused]] const bool registered = register_game(spec, [](const Options& o) -> std::unique_ptr<Game> {
-    return std::make_unique<Louis>(o["deal"] == spec.choice("deal", "dick"));
+    return std::make_unique<Louis>(o["deal"] == spec.choice("deal", "dick"), o["recall"] != 0);
 });
 
 }  // namespace

@@ -250,8 +250,9 @@ def test_numpy_option_values_count_as_their_python_value() -> None:
     game = env.unwrapped.game
     assert game.options == dict(draw=3, passes=2, partial_moves=True, stock="known", worrying_back=True)
     assert [type(v) for v in game.options.values()] == [int, int, bool, str, bool]
-    louis = gym.make("patience_gym/Louis-v0", deal=np.str_("dick")).unwrapped.game
-    assert louis.options == {"deal": "dick"} and type(louis.options["deal"]) is str
+    louis = gym.make("patience_gym/Louis-v0", deal=np.str_("dick"), recall=np.bool_(True)).unwrapped.game
+    assert louis.options == {"deal": "dick", "recall": True} and type(louis.options["deal"]) is str
+    assert type(louis.options["recall"]) is bool
 
 
 @pytest.mark.parametrize(

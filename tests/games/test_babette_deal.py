@@ -15,7 +15,9 @@ from patience_gym.core.cards import names, parse_card
 from patience_gym.core.moves import Move
 from patience_gym.games.babette import EMPTY, TABLE, UP_ROW, Babette, Kind
 from patience_gym.testing import act, action_id, check_position, legal_moves_text
+from tests.helpers import pile_read_back, scenario_deal
 from tests.helpers.babette import (
+    ORDERLY,
     RELEASE,
     babette_deck,
     cells,
@@ -238,6 +240,26 @@ def test_the_pack_stays_hidden() -> None:
     act(ga, "deal a row")
     act(gb, "deal a row")
     assert not np.array_equal(ga.observation(), gb.observation()), "dealt cards are seen"
+
+
+def test_recall_shows_a_redealt_packs_order_and_nothing_of_the_first() -> None:
+    g, plain = scenario_deal(Babette, ORDERLY, recall=True), game_for()
+    assert g.layout.size == plain.layout.size + 3 * 52 == 5731
+    for k in range(3):
+        while g.pack:
+            if k == 0:  # the first deal's pack: never seen, never shown
+                assert not g.observation()[plain.layout.size :].any() and "pack, next" not in g.render()
+                assert np.array_equal(g.observation()[: plain.layout.size], plain.observation())
+                act(plain, "deal a row")
+            rows = (
+                g.layout.view(g.observation(), s) for s in ("pack_cards", "pack_depth", "pack_depth_lower")
+            )
+            assert k == 0 or pile_read_back(*rows) == g.pack, "the gathered pack, in its order"
+            assert k == 0 or "pack, next first: " + " ".join(names(g.pack_order())) in g.render()
+            act(g, "deal a row")
+        if k < 2:
+            act(g, "re-deal the garden")
+            assert len(g.pack) == 104 - 8
 
 
 def test_observation_shows_each_card_in_its_place_and_what_is_available() -> None:

@@ -29,7 +29,7 @@ from patience_gym.testing import (
     rest_of_pack,
     scenario_game,
 )
-from tests.helpers import scenario_deal
+from tests.helpers import pile_read_back, scenario_deal
 
 # each scenario on the Python engine, then in lockstep with the native one (tests/conftest.py)
 pytestmark = pytest.mark.both_engines
@@ -260,14 +260,12 @@ def dick_packet_a(bottom_four: str) -> Louis:
 def packets_read_back(game: Louis) -> list[list[int]]:
     """Each packet, bottom first, rebuilt from the observation alone."""
     held, top, lower = (obs(game, s) for s in ("packet_cards", "packet_depth", "packet_depth_lower"))
-    packets = []
-    for p in range(len(LETTERS)):
-        pile = [-1] * round(held[p].sum() * 2)
-        for c in np.flatnonzero(held[p]):
-            for v in (top[p, c], lower[p, c]) if held[p, c] == 1.0 else (top[p, c],):
-                pile[len(pile) - 1 - round(8 * v / (1 - v))] = int(c)  # v = d / (d + 8)
-        packets.append(pile)
-    return packets
+    return [pile_read_back(held[p], top[p], lower[p]) for p in range(len(LETTERS))]
+
+
+def pack_read_back(game: Louis) -> list[int]:
+    """The pack, next card last (as ``game.pack``), rebuilt from the observation alone (recall=True)."""
+    return pile_read_back(*(obs(game, s) for s in ("pack_cards", "pack_depth", "pack_depth_lower")))
 
 
 def test_where_both_copies_of_a_card_lie_in_a_packet_is_observed() -> None:
@@ -345,6 +343,29 @@ def test_redeal_gathers_g_to_m_then_a_to_f_and_deals_again(deal: str) -> None:
         game.apply(action_id(game, "deal"))
     assert game.redeals_left == 0 and not legal(game, "re-deal")
     check_position(game)
+
+
+@pytest.mark.parametrize("deal", ["cadogan", "dick"])
+def test_recall_shows_a_redealt_packs_order_and_nothing_of_the_first(deal: str) -> None:
+    pack = [NAME[c] for c in np.random.default_rng(5).permutation(ordered_pack(2))]
+    game, plain = scenario_deal(Louis, pack, deal=deal, recall=True), new_game(pack, deal)
+    assert game.layout.size == plain.layout.size + 3 * 52 == 2754
+    while game.phase != 2:  # the first deal's pack: never seen, never shown
+        assert pack_read_back(game) == [] and "pack, next" not in game.render()
+        assert np.array_equal(game.observation()[: plain.layout.size], plain.observation())
+        for g in (game, plain):
+            g.apply(action_id(g, "deal"))
+    for redeal in ("re-deal (2 left)", "re-deal (1 left)"):
+        while game.phase != 2:
+            game.apply(action_id(game, "deal"))
+        act(game, redeal)
+        assert len(game.pack) > 80
+        for _ in range(20):  # the gathered pack as it is dealt (Dick: all at once)
+            if not game.pack:
+                break
+            assert pack_read_back(game) == game.pack
+            assert "pack, next first: " + " ".join(NAME[c] for c in game.pack[::-1]) in game.render()
+            game.apply(action_id(game, "deal"))
 
 
 # ---- whole games through the environment -------------------------------------------------------

@@ -115,6 +115,15 @@ def scenario_deal(cls: type[G], deck: list[str], **options: Any) -> G:
     return game
 
 
+def pile_read_back(held: np.ndarray, top: np.ndarray, lower: np.ndarray) -> list[int]:
+    """A pile, bottom first, rebuilt from its three rows (patience_gym.core.pile_rows)."""
+    pile = [-1] * round(held.sum() * 2)
+    for c in np.flatnonzero(held):
+        for v in (top[c], lower[c]) if held[c] == 1.0 else (top[c],):
+            pile[len(pile) - 1 - round(8 * v / (1 - v))] = int(c)  # v = d / (d + 8)
+    return pile
+
+
 def check_scenario_rollout(cls: type[Game[Any]], seed: int, max_steps: int, **options: Any) -> None:
     """Random games of a rules scenario's game (in lockstep with its native twin on the native
     run) keep the game contract (:func:`patience_gym.testing.check_rollout`)."""

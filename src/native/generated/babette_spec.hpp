@@ -8,15 +8,15 @@
 
 namespace pg::generated {
 
-// 210 actions, 5575 observation floats.
-inline constexpr GameSpec<0, 4, 7, 0, 0, 1> babette{
+// 210 actions, 5575 observation floats (5731 with recall=True: the segments from 5575).
+inline constexpr GameSpec<1, 4, 10, 0, 0, 1> babette{
     "Babette", 2, 104,  // name, packs, cards that win
     // options, in Babette.OPTIONS order
-    {{}},
+    {{"recall"}},
     // move kinds, in table order: name, first action id, count
     {{{"UP", 0, 104}, {"DOWN", 104, 104}, {"DEAL", 208, 1}, {"REDEAL", 209, 1}}},
-    // observation segments, in layout order: name, offset, size
-    {{{"garden", 0, 5408}, {"available", 5408, 104}, {"rows_dealt", 5512, 1}, {"foundation", 5513, 8}, {"unseen", 5521, 52}, {"pack_size", 5573, 1}, {"redeals_left", 5574, 1}}},
+    // observation segments, in layout order: name, offset, size (the widest layout)
+    {{{"garden", 0, 5408}, {"available", 5408, 104}, {"rows_dealt", 5512, 1}, {"foundation", 5513, 8}, {"unseen", 5521, 52}, {"pack_size", 5573, 1}, {"redeals_left", 5574, 1}, {"pack_cards", 5575, 52}, {"pack_depth", 5627, 52}, {"pack_depth_lower", 5679, 52}}},
     // card_place's places per card
     {{}},
     // text choices: option, text, code

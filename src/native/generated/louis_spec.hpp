@@ -8,15 +8,15 @@
 
 namespace pg::generated {
 
-// 160 actions, 2598 observation floats.
-inline constexpr GameSpec<1, 5, 13, 0, 2, 3> louis{
+// 160 actions, 2598 observation floats (2754 with recall=True: the segments from 2598).
+inline constexpr GameSpec<2, 5, 16, 0, 2, 3> louis{
     "Louis", 2, 96,  // name, packs, cards that win
     // options, in Louis.OPTIONS order
-    {{"deal"}},
+    {{"deal", "recall"}},
     // move kinds, in table order: name, first action id, count
     {{{"UP", 0, 13}, {"DOWN", 13, 13}, {"DEAL", 26, 1}, {"MARRY", 27, 132}, {"REDEAL", 159, 1}}},
-    // observation segments, in layout order: name, offset, size
-    {{{"packet_top", 0, 624}, {"packet_cards", 624, 624}, {"packet_depth", 1248, 624}, {"packet_depth_lower", 1872, 624}, {"available", 2496, 12}, {"blocked", 2508, 12}, {"turned", 2520, 52}, {"next_position", 2572, 12}, {"foundation", 2584, 8}, {"pack_size", 2592, 1}, {"phase", 2593, 3}, {"circle", 2596, 1}, {"redeals_left", 2597, 1}}},
+    // observation segments, in layout order: name, offset, size (the widest layout)
+    {{{"packet_top", 0, 624}, {"packet_cards", 624, 624}, {"packet_depth", 1248, 624}, {"packet_depth_lower", 1872, 624}, {"available", 2496, 12}, {"blocked", 2508, 12}, {"turned", 2520, 52}, {"next_position", 2572, 12}, {"foundation", 2584, 8}, {"pack_size", 2592, 1}, {"phase", 2593, 3}, {"circle", 2596, 1}, {"redeals_left", 2597, 1}, {"pack_cards", 2598, 52}, {"pack_depth", 2650, 52}, {"pack_depth_lower", 2702, 52}}},
     // card_place's places per card
     {{}},
     // text choices: option, text, code

@@ -370,6 +370,49 @@ def test_the_training_script_writes_a_card_with_data_compute_and_rows(labelled: 
     assert env.unwrapped.action_masks()[make_exit(str(out))(env.unwrapped, obs)]  # type: ignore[arg-type, attr-defined]
 
 
+def test_a_view_option_trains_the_net_on_its_observation_and_the_net_asks_for_it(
+    labelled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Labels played with the default observation train a net on ``recall=True``'s (the play is
+    the same); the net then refuses an env of the other size, naming its options."""
+    folder = tmp_path / "Babette-v0" / "greedy"
+    run = LabelRun("Babette-v0", {"recall": False}, "greedy", EXIT_DEAL_SEED, chunk_games=2)
+    assert label(folder, run, chunks=1, make_labeller=lambda: make_policy("greedy")) == 1
+    trainer = script("exit_train")
+    out = tmp_path / "net.pt"
+    args = ["--root", str(tmp_path), "--env", "Babette-v0", "--out", str(out), "--epochs", "1"]
+    assert trainer.main([*args, "--view", "recall=true"]) == 0
+    assert json.loads(out.with_suffix(".json").read_text())["options"] == {"recall": True}
+    policy = make_exit(str(out))
+    env = make_env("Babette-v0", {"recall": True})
+    obs, _ = env.reset(seed=1)
+    assert env.unwrapped.action_masks()[policy(env.unwrapped, obs)]  # type: ignore[arg-type, attr-defined]
+    plain = make_env("Babette-v0")
+    obs, _ = plain.reset(seed=1)
+    with pytest.raises(ValueError, match=r"reads 5731 observation floats .*'recall': True.* gives 5575"):
+        policy(plain.unwrapped, obs)  # type: ignore[arg-type]
+    for view, said in (
+        ("recall=maybe", "recall='maybe' (a str, not bool) is not allowed; choose one of False, True"),
+        ("draw=3", "its view options: recall"),
+    ):
+        with pytest.raises(SystemExit):
+            trainer.main([*args, "--view", view])
+        assert said in capsys.readouterr().err
+    nestor = [
+        "--root",
+        str(labelled.parent.parent),
+        "--env",
+        ENV,
+        "--out",
+        str(out),
+        "--view",
+        "reserve=open",
+    ]
+    with pytest.raises(SystemExit):
+        trainer.main(nestor)
+    assert "not a view option of Nestor-v0 (its view options: none)" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("env_name", ["Nestor-v0", "Babette-v0", "Congress-v0", "TheKings-v0", "Klondike-v0"])
 def test_every_shipped_net_has_a_card_with_its_rows_and_plays_by_its_name(env_name: str) -> None:
     from patience_gym.agents.policies.exit import shipped_net
