@@ -42,6 +42,7 @@ from patience_gym.agents.training.afterstate import (
     read_decisions,
     train,
 )
+from patience_gym.agents.training.exit import view_options
 from patience_gym.games import get_variant
 
 #: The shipped models' check: deals from seed 5,000 up, never labelled nor evaluated on.
@@ -67,6 +68,7 @@ def _row(policy: AfterstatePolicy, env: str, first: int, episodes: int) -> dict[
 def _label(args: argparse.Namespace) -> None:
     options = dict(gym.make(get_variant(args.env).env_id).unwrapped.game.options)  # type: ignore[attr-defined]
     env = get_variant(args.env).env_name
+    options.update(view_options(env, args.view))
     run = LabelRun(env, options, args.budget, args.seed, args.chunk, player=args.player)
     folder = args.folder or (FOLDER if args.player is None else "dagger")
     label(args.root / env / folder, run, args.games, say=lambda s: print(s, flush=True))
@@ -136,6 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--budget", type=int, default=20_000, help="solver nodes a move (default 20,000)")
     lab.add_argument("--chunk", type=int, default=1000, help="games a chunk (default 1,000)")
     lab.add_argument("--seed", type=int, default=AFTERSTATE_DEAL_SEED, help="the first deal's seed")
+    lab.add_argument(
+        "--view",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a view option of the env (changes only the observation, e.g. recall=true) to label under",
+    )
     lab.add_argument(
         "--player", help="a policy spec playing its own moves (a DAgger round: exit:<model file>)"
     )

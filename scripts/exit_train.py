@@ -31,11 +31,10 @@ from typing import Any
 import numpy as np
 import torch
 
-from patience_gym.agents.common.config import ConfigError, parse_override
 from patience_gym.agents.common.data import checkout_commit, package_data
 from patience_gym.agents.evaluation.evaluate import wilson
 from patience_gym.agents.policies.exit_net import ENCODERS, INPUTS, Played, play_many, save_net
-from patience_gym.agents.training.exit import GameRecord, make_env, read_games, read_run, replay
+from patience_gym.agents.training.exit import GameRecord, read_games, read_run, replay, view_options
 from patience_gym.agents.training.exit_mine import decisive_rows, read_decisive
 from patience_gym.agents.training.exit_train import new_net, train
 
@@ -48,24 +47,6 @@ def games_upto(folder: Path, decisions: int | None) -> list[GameRecord]:
             break
         out.append(g)
         n += len(g.decisions)
-    return out
-
-
-def view_options(env: str, texts: list[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` texts as the env's view options (``Option.view_only``: the play is the same
-    under every value, so labels replay alike); ``ValueError`` names the view options there are."""
-    game = make_env(env).unwrapped.game  # type: ignore[attr-defined]
-    views = sorted(name for name, opt in game.OPTIONS.items() if opt.view_only)
-    out: dict[str, Any] = {}
-    for text in texts:
-        try:
-            (name, *_), value = parse_override(text)
-        except ConfigError as exc:
-            raise ValueError(f"--view {text!r}: {exc}") from None
-        if name not in views:
-            listed = ", ".join(views) or "none"
-            raise ValueError(f"--view {text!r}: not a view option of {env} (its view options: {listed})")
-        out[name] = game.OPTIONS[name].validate(game.name, name, value)
     return out
 
 

@@ -39,6 +39,7 @@ import numpy as np
 import patience_gym  # noqa: F401  (registers the ids)
 from patience_gym.env import PatienceEnv
 
+from ..common.config import ConfigError, parse_override
 from ..policies.planner import ROW_SETTINGS
 from .exit_decisions import Collected, Decisions
 
@@ -58,6 +59,7 @@ __all__ = [
     "make_env",
     "read_games",
     "replay",
+    "view_options",
 ]
 
 #: The first labelling deal (seeds ``EXIT_DEAL_SEED`` up).
@@ -76,6 +78,24 @@ def make_env(env_id: str, options: dict[str, Any] | None = None) -> gym.Env[np.n
     """The registered env (``Babette-v0`` or ``patience_gym/Babette-v0``) with ``options``."""
     name = env_id if "/" in env_id else f"patience_gym/{env_id}"
     return gym.make(name, **(options or {}))
+
+
+def view_options(env: str, texts: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` texts as the env's view options (``Option.view_only``: the play is the same
+    under every value, so labels replay alike); ``ValueError`` names the view options there are."""
+    game = make_env(env).unwrapped.game  # type: ignore[attr-defined]
+    views = sorted(name for name, opt in game.OPTIONS.items() if opt.view_only)
+    out: dict[str, Any] = {}
+    for text in texts:
+        try:
+            (name, *_), value = parse_override(text)
+        except ConfigError as exc:
+            raise ValueError(f"--view {text!r}: {exc}") from None
+        if name not in views:
+            listed = ", ".join(views) or "none"
+            raise ValueError(f"--view {text!r}: not a view option of {env} (its view options: {listed})")
+        out[name] = game.OPTIONS[name].validate(game.name, name, value)
+    return out
 
 
 @dataclass(frozen=True)

@@ -244,11 +244,12 @@ def test_table_shows_full_policy_names_and_the_options_in_effect(
     in_effect = "draw=3 passes=1 partial_moves=False stock=hidden worrying_back=False"
     assert table.splitlines()[2].endswith(in_effect)
     code, out, _ = run_cli(capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1")
-    assert code == 0 and out.splitlines()[2].endswith("deal=dick")
+    assert code == 0 and out.splitlines()[2].endswith("deal=dick recall=False")
     code, out, _ = run_cli(
         capsys, "evaluate", "--env", "StLouis-v0", "--policy", "random", "--episodes", "1", "--json"
     )
-    assert json.loads(out)[0]["options"] == {"deal": "dick"} and json.loads(out)[0]["env_kwargs"] == {}
+    assert json.loads(out)[0]["options"] == {"deal": "dick", "recall": False}
+    assert json.loads(out)[0]["env_kwargs"] == {}
 
 
 def test_a_step_limit_given_reaches_gym_make_and_the_table() -> None:
