@@ -259,3 +259,16 @@ def test_the_script_refuses_bad_input_in_one_line(tmp_path: Path, capsys: pytest
     with pytest.raises(SystemExit):
         cli.main(["label", "--root", str(tmp_path), "--env", ENV, "--games", "0"])
     assert "--games must be a whole number >= 1, got 0" in capsys.readouterr().err
+    view = ["label", "--root", str(tmp_path), "--env", ENV, "--games", "1", "--view", "reserve=open"]
+    with pytest.raises(SystemExit) as not_a_view:
+        cli.main(view)
+    assert not_a_view.value.code == 1
+    assert "not a view option of Nestor-v0 (its view options: none)" in capsys.readouterr().err
+
+
+def test_a_view_option_labels_under_its_observation(tmp_path: Path) -> None:
+    cli = script("afterstate")
+    args = ["label", "--root", str(tmp_path), "--env", "Louis-v0", "--games", "1", "--chunk", "1"]
+    assert cli.main([*args, "--budget", "2000", "--view", "recall=true"]) == 0
+    run = json.loads((tmp_path / "Louis-v0" / "solver" / "run.json").read_text())
+    assert run["options"] == {"deal": "cadogan", "recall": True}
