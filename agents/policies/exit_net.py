@@ -226,17 +226,25 @@ class ExitPolicy:
         """The move logits (``-inf`` where illegal) and the won probability of this position
         (with greedy's inputs, call it once a step: they count the visits)."""
         if obs.shape[-1] != self.net.cfg.obs_size:
-            raise ValueError(
-                f"{self.name} reads {self.net.cfg.obs_size} observation floats ({self.net.cfg.env} with "
-                f"{self.net.cfg.options}); this env gives {obs.shape[-1]}: make it with the net's options "
-                "(evaluate: --set env_kwargs.NAME=VALUE)"
-            )
+            raise ValueError(self._other_env(env, obs.shape[-1]))
         with torch.no_grad():
             logits, value = self.net(
                 torch.as_tensor(obs, dtype=torch.float32)[None],
                 torch.as_tensor(self.inputs(env), dtype=torch.float32)[None],
             )
         return logits[0].numpy(), float(torch.sigmoid(value[0, 0]))
+
+    def _other_env(self, env: PatienceEnv, size: int) -> str:
+        """Why this env's observation is not the net's, and the options that make it so."""
+        cfg = self.net.cfg
+        differ = {k: v for k, v in cfg.options.items() if env.game.options.get(k) != v}
+        sets = " ".join(
+            f"--set env_kwargs.{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in differ.items()
+        )
+        return (
+            f"{self.name} reads {cfg.obs_size} observation floats ({cfg.env} with {cfg.options}); this env "
+            f"gives {size}: make it with the net's options" + (f" (evaluate: {sets})" if sets else "")
+        )
 
     def __call__(self, env: PatienceEnv, obs: np.ndarray) -> int:
         logits, _ = self.scores(env, obs)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import torch
 
+from patience_gym.agents.cli import main as cli_main
 from patience_gym.agents.policies.exit import MacroNetPolicy, make_exit, make_planner_net
 from patience_gym.agents.policies.exit_net import ExitPolicy, load_net, native_value_net, save_net
 from patience_gym.agents.policies.planner import PlannerPolicy
@@ -391,6 +392,12 @@ def test_a_view_option_trains_the_net_on_its_observation_and_the_net_asks_for_it
     obs, _ = plain.reset(seed=1)
     with pytest.raises(ValueError, match=r"reads 5731 observation floats .*'recall': True.* gives 5575"):
         policy(plain.unwrapped, obs)  # type: ignore[arg-type]
+    cli = ["evaluate", "--env", "Babette-v0", "--policy", f"exit:{out}", "--episodes", "1"]
+    assert cli_main(cli) == 2
+    assert (
+        "make it with the net's options (evaluate: --set env_kwargs.recall=true)" in capsys.readouterr().err
+    )
+    assert cli_main([*cli, "--set", "env_kwargs.recall=true"]) == 0
     for view, said in (
         ("recall=maybe", "recall='maybe' (a str, not bool) is not allowed; choose one of False, True"),
         ("draw=3", "its view options: recall"),
