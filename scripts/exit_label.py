@@ -20,7 +20,9 @@ decisions; the folder is ``ROOT/<variant>/dagger-R``. ``--folder NAME`` names th
 
 The labeller is ``--labeller SPEC`` (any policy spec; default the planner of the variant's results
 row, :data:`patience_gym.agents.training.exit.DEFAULT_LABELLER`); a labeller without ``vote_shares``
-(``macro``) gives all the share to its move.
+(``macro``) gives all the share to its move. ``--option NAME=VALUE`` labels under the env's options
+(``--env Klondike-v0 --option draw=3 --option passes=null``); ``run.json`` keeps them, and training
+replays the games under them.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from patience_gym.agents.training.exit import (
     GameRecord,
     LabelRun,
     count_decisions,
+    env_options,
     finished_chunks,
     label_chunk,
     make_env,
@@ -85,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--player", help="a DAgger round: the network file that plays (needs --round)")
     p.add_argument("--round", type=int, default=0, help="the DAgger round (1 up) with --player")
     p.add_argument("--folder", help="the run's folder under ROOT/<variant> (default: planner, or dagger-R)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the env to label under (repeatable), e.g. draw=3; kept in run.json, which "
+        "the training replays under",
+    )
     args = p.parse_args(argv)
     torch.set_num_threads(1)  # one core: on a shared machine more threads wait on each other (25x slower)
     if (args.player is None) != (args.round == 0):
@@ -97,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
             p.error(
                 f"no default labeller for {env}; give --labeller (defaults: {', '.join(DEFAULT_LABELLER)})"
             )
-        options = dict(make_env(env).unwrapped.game.options)  # type: ignore[attr-defined]
+        try:
+            chosen = env_options(env, args.option)
+        except ValueError as exc:
+            p.error(str(exc))
+        options = dict(make_env(env, chosen).unwrapped.game.options)
         games = args.chunk_games or DEFAULT_CHUNK_GAMES.get(env, CHUNK_GAMES)
         run = LabelRun(env, options, spec, first, games, args.player)
         folder = folder_of(args.root, env, args.round, args.folder)

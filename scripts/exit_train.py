@@ -115,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.decisive_weight and args.skip_lost:
         p.error("--decisive-weight finds its decisions among all those replayed: leave out --skip-lost")
     run = read_run(folders[0])
+    other = [f.name for f in folders[1:] if read_run(f).options != run.options]
+    if other:
+        p.error(
+            f"the folders were labelled under other options ({folders[0].name}: {run.options}; "
+            f"{', '.join(other)} differ): name with --folder those of one set"
+        )
     try:
         run = replace(run, options={**run.options, **view_options(run.env, args.view)})
     except ValueError as exc:

@@ -52,6 +52,7 @@ __all__ = [
     "Decisions",
     "GameRecord",
     "LabelRun",
+    "env_options",
     "finished_chunks",
     "interchangeable",
     "label",
@@ -83,18 +84,30 @@ def make_env(env_id: str, options: dict[str, Any] | None = None) -> gym.Env[np.n
 def view_options(env: str, texts: list[str]) -> dict[str, Any]:
     """``NAME=VALUE`` texts as the env's view options (``Option.view_only``: the play is the same
     under every value, so labels replay alike); ``ValueError`` names the view options there are."""
+    return env_options(env, texts, flag="--view", view_only=True)
+
+
+def env_options(
+    env: str, texts: list[str], *, flag: str = "--option", view_only: bool = False
+) -> dict[str, Any]:
+    """``NAME=VALUE`` texts as options of ``env`` (only its view options with ``view_only``), each
+    validated as the env validates it; ``ValueError`` (naming ``flag``) lists the options there are."""
     game = make_env(env).unwrapped.game  # type: ignore[attr-defined]
-    views = sorted(name for name, opt in game.OPTIONS.items() if opt.view_only)
+    names = sorted(name for name, opt in game.OPTIONS.items() if opt.view_only or not view_only)
+    kind, article = ("view option", "a") if view_only else ("option", "an")
     out: dict[str, Any] = {}
     for text in texts:
         try:
             (name, *_), value = parse_override(text)
         except ConfigError as exc:
-            raise ValueError(f"--view {text!r}: {exc}") from None
-        if name not in views:
-            listed = ", ".join(views) or "none"
-            raise ValueError(f"--view {text!r}: not a view option of {env} (its view options: {listed})")
-        out[name] = game.OPTIONS[name].validate(game.name, name, value)
+            raise ValueError(f"{flag} {text!r}: {exc}") from None
+        if name not in names:
+            listed = ", ".join(names) or "none"
+            raise ValueError(f"{flag} {text!r}: not {article} {kind} of {env} (its {kind}s: {listed})")
+        try:
+            out[name] = game.OPTIONS[name].validate(game.name, name, value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{flag} {text!r}: {exc}") from None
     return out
 
 

@@ -29,6 +29,8 @@ from patience_gym.agents.training.exit import (
     replay,
 )
 from patience_gym.agents.training.exit_train import losses, new_net, train
+from patience_gym.games.klondike import TABLE as klondike_table
+from patience_gym.games.klondike import Kind as KlondikeKind
 from tests.helpers import check_blind_to_hidden_cards, script
 
 ENV = "Nestor-v0"
@@ -579,6 +581,56 @@ def test_the_label_script_writes_another_labellers_run_in_its_named_folder(
     capsys.readouterr()
     assert labeller_script.main(argv) == 0
     assert "every variant has its decisions" in capsys.readouterr().out
+
+
+def test_the_label_script_labels_under_the_envs_options_and_training_replays_under_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``exit_label.py --option draw=3 ...``: the run is played and kept under those options (a
+    draw-3 game's turns deal three cards), the net trains under them, and training refuses folders
+    labelled under different options; a wrong option stops with what the env has."""
+    labeller_script, trainer = script("exit_label"), script("exit_train")
+    root, klondike = tmp_path / "labels", "Klondike-v0"
+    base = ["--root", str(root), "--env", klondike, "--labeller", "greedy"]
+    base += ["--chunks", "1", "--chunk-games", "2"]
+    draw3 = ["--option", "draw=3", "--option", "passes=null", "--option", "partial_moves=true"]
+    assert labeller_script.main([*base, *draw3, "--folder", "draw3"]) == 0
+    run = json.loads((root / klondike / "draw3" / "run.json").read_text())
+    assert run["options"] == {
+        "draw": 3,
+        "passes": None,
+        "partial_moves": True,
+        "stock": "hidden",
+        "worrying_back": False,
+    }
+    game = next(read_games(root / klondike / "draw3"))
+    env = make_env(klondike, run["options"])
+    env.reset(seed=game.seed)
+    stock = klondike_table.first[KlondikeKind.STOCK]
+    state = env.unwrapped.game  # type: ignore[attr-defined]
+    assert stock in game.actions
+    for a in game.actions[: game.actions.index(stock) + 1]:
+        before = len(state.talon)
+        env.step(a)
+    assert len(state.talon) == before + 3  # the first turn of the stock deals three
+    out = tmp_path / "net.pt"
+    train = ["--root", str(root), "--env", klondike, "--out", str(out), "--epochs", "1"]
+    assert trainer.main(train) == 0
+    assert json.loads(out.with_suffix(".json").read_text())["options"]["draw"] == 3
+    assert labeller_script.main([*base, "--folder", "one-pass"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        trainer.main(train)
+    assert "labelled under other options" in capsys.readouterr().err
+    assert trainer.main([*train, "--folder", "one-pass"]) == 0
+    assert json.loads(out.with_suffix(".json").read_text())["options"]["draw"] == 1
+    for option, said in (
+        ("draw=4", "draw=4 is not allowed; choose one of 1, 3"),
+        ("drw=3", "not an option of Klondike-v0 (its options: draw, partial_moves, passes, stock, worr"),
+    ):
+        with pytest.raises(SystemExit):
+            labeller_script.main([*base, "--option", option, "--folder", "bad"])
+        assert said in capsys.readouterr().err
 
 
 def test_the_rollout_labellers_shares_put_half_on_its_move_and_rank_the_rest_by_their_rollouts() -> None:
