@@ -12,6 +12,7 @@ from tests.helpers import ROOT
 
 POLICIES = ["benchmarks/bench_policies.py", "--env", "Nestor-v0"]
 TWO = ["--policy", "greedy", "--policy", "random"]
+AUC = ["--net", "no/such.pt", "--folder", "results/exit/Klondike-v0/macro-draw3", "--seeds", "0:1"]
 
 
 @pytest.mark.parametrize(
@@ -49,6 +50,8 @@ TWO = ["--policy", "greedy", "--policy", "random"]
             [*POLICIES, "--set", "env_kwargs.redeals=1", *TWO],
             "--set env_kwargs: Nestor-v0 has no option 'env_kwargs'; its options are: reserve",
         ),
+        (["benchmarks/bench_value_auc.py", *AUC, "--every", "0"], "--every must be at least 1"),
+        (["benchmarks/bench_value_auc.py", *AUC], "--net no/such.pt: no such file"),
         (["scripts/pictures.py", "Spider-v0"], "unknown environment 'Spider-v0'"),
         (["scripts/labels_summary.py", "--labels", "no/such/folder"], "no label files"),
     ],
