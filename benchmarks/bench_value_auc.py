@@ -7,7 +7,9 @@ count of foundation cards: the AUC of each on the labelled games of a folder the
         --seeds 2001100:2001220
 
 Every ``--every``-th position of each game whose seed is in ``--seeds`` is replayed under the
-folder's options; the label is the game's outcome. One line per stretch of the game (moves from
+folder's options; the label is the game's outcome, or with ``--target verdicts`` the solver's
+verdict of the position on its real deal (the folder's ``verdicts.jsonl``,
+``scripts/exit_verdicts.py``). One line per stretch of the game (moves from
 its start), each with the positions, the net's AUC and the count's (docs/exit.md, "The net inside
 the macro planner's bandit", Klondike draw 3).
 """
@@ -24,6 +26,7 @@ from common import run_script  # benchmarks/common.py (the scripts' folder is on
 from patience_gym.agents.policies.exit_net import PolicyValueNet, load_net
 from patience_gym.agents.solving.chunks import parse_seeds
 from patience_gym.agents.training.exit import make_env, read_games, read_run
+from patience_gym.agents.training.exit_verdicts import read_verdicts, verdict_targets
 
 STRETCHES = ((0, 50), (50, 150), (150, 300), (300, 1_000_000))
 
@@ -50,6 +53,12 @@ def main() -> None:
     p.add_argument("--folder", type=Path, required=True, help="a labelling folder (run.json and chunks)")
     p.add_argument("--seeds", required=True, help="the games a:b to score (not those the net learnt)")
     p.add_argument("--every", type=int, default=5, help="score every N-th position of a game")
+    p.add_argument(
+        "--target",
+        choices=("outcome", "verdicts"),
+        default="outcome",
+        help="what a won position is: in a won game, or won on its real deal (the folder's verdicts)",
+    )
     args = p.parse_args()
     if args.every < 1:
         raise ValueError(f"--every must be at least 1, got {args.every}")
@@ -61,11 +70,12 @@ def main() -> None:
     if not isinstance(net, PolicyValueNet):
         raise ValueError("the net reads cards: only the mlp encoder's value is scored here")
     run = read_run(args.folder)
+    verdicts = read_verdicts(args.folder) if args.target == "verdicts" else {}
     seeds = set(parse_seeds(args.seeds))
     value, cards, won, step = [], [], [], []
     games = 0
     for game in read_games(args.folder):
-        if game.seed not in seeds:
+        if game.seed not in seeds or (args.target == "verdicts" and game.seed not in verdicts):
             continue
         games += 1
         env = make_env(run.env, run.options)
@@ -76,13 +86,16 @@ def main() -> None:
                     v = net.value(net.board(torch.as_tensor(obs, dtype=torch.float32)[None]))
                 value.append(float(v[0, 0]))
                 cards.append(env.unwrapped.game.foundation_cards)  # type: ignore[attr-defined]
-                won.append(game.won)
+                won.append(game.won if not verdicts else verdict_targets(verdicts[game.seed], [t])[0] > 0)
                 step.append(t)
             obs, *_ = env.step(action)
     if not won:
-        raise ValueError(f"no labelled game of {args.folder} has a seed in {args.seeds}")
+        raise ValueError(
+            f"no labelled game of {args.folder} (with a verdict if asked) is in {args.seeds}"
+        )
     v_, c_, w_, s_ = np.array(value), np.array(cards), np.array(won, dtype=bool), np.array(step)
-    print(f"{len(w_)} positions of {games} games; {w_.mean():.1%} of them in won games")
+    what = "won on their real deal" if verdicts else "in won games"
+    print(f"{len(w_)} positions of {games} games; {w_.mean():.1%} of them {what}")
     for lo, hi in STRETCHES:
         m = (s_ >= lo) & (s_ < hi)
         if m.any() and 0 < w_[m].mean() < 1:

@@ -24,6 +24,7 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from patience_gym.agents.policies.exit_net import ENCODERS, INPUTS, Played, play
 from patience_gym.agents.training.exit import GameRecord, read_games, read_run, replay, view_options
 from patience_gym.agents.training.exit_mine import decisive_rows, read_decisive
 from patience_gym.agents.training.exit_train import new_net, train
+from patience_gym.agents.training.exit_verdicts import Verdict, read_verdicts, verdict_targets
 
 
 def games_upto(folder: Path, decisions: int | None) -> list[GameRecord]:
@@ -104,6 +106,13 @@ def main(argv: list[str] | None = None) -> int:
         help="a view option of the env (one that changes only the observation, e.g. recall=true) to "
         "train and play under: the labels replay alike under it (repeatable)",
     )
+    p.add_argument(
+        "--value-target",
+        choices=("outcome", "verdicts"),
+        default="outcome",
+        help="the won head's target: the game's outcome, or the solver's verdict of each position "
+        "(each folder's verdicts.jsonl: scripts/exit_verdicts.py)",
+    )
     p.add_argument("--episodes", type=int, default=0, help="then play seeds 0..E-1 and 5000..5000+E-1")
     p.add_argument("--ship", action="store_true", help="copy the model and its card to agents/data/exit/")
     args = p.parse_args(argv)
@@ -128,6 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     used = {f.name: games_upto(f, args.decisions) for f in folders}
     games = [g for part in used.values() for g in part]
+    won_at = None
+    if args.value_target == "verdicts":
+        try:
+            won_at = verdicts_of(folders, used)
+        except ValueError as exc:
+            p.error(str(exc))
     data = replay(
         run.env,
         run.options,
@@ -135,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         interchange=args.interchange,
         inputs=args.inputs,
         skip_lost=args.skip_lost,
+        won_at=won_at,
     )
     prep = time.perf_counter() - start
     weights, decisive = None, 0
@@ -184,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         "games": data.games,
         "decisions": len(data),
         "epochs": stats.epochs,
+        "value_target": args.value_target,
         "interchange": args.interchange,
         "balance": args.balance,
         **({"decisive_weight": args.decisive_weight, "decisive_decisions": decisive} if decisive else {}),
@@ -225,6 +242,23 @@ GUARD = "greedy's cycle guard: the most likely move among those to the positions
 
 #: The shipped models' check: deals from seed 5,000 up, never labelled nor evaluated on.
 CHECK_SEED = 5_000
+
+
+def verdicts_of(folders: list[Path], used: dict[str, list[GameRecord]]) -> Callable[[GameRecord, int], float]:
+    """The verdicts' target of each position of the games ``used`` of each folder; ``ValueError``
+    where a game has none (its folder's verdicts are not all written yet)."""
+    by_seed: dict[tuple[int, int], Verdict] = {}
+    for i, f in enumerate(folders):
+        verdicts = read_verdicts(f)
+        missing = [g.seed for g in used[f.name] if g.seed not in verdicts]
+        if missing:
+            raise ValueError(
+                f"{f}: {len(missing)} of the {len(used[f.name])} games have no verdict (the first: seed "
+                f"{missing[0]}); run scripts/exit_verdicts.py --folder {f}, or train on fewer --decisions"
+            )
+        by_seed.update({(i, g.seed): verdicts[g.seed] for g in used[f.name]})
+    index = {id(g): i for i, f in enumerate(folders) for g in used[f.name]}
+    return lambda g, t: verdict_targets(by_seed[(index[id(g)], g.seed)], [t])[0]
 
 
 def seed_span(games: list[GameRecord]) -> str:

@@ -22,8 +22,9 @@ where no sampled deal is won; with ``keep=K`` only the K best-ranked are judged 
 capped searches a decision). With ``value=1`` (or ``2``) the net's value is inside the search too:
 a sampled deal whose capped search is not won scores ``cards`` times the net's won probability (or
 its foundation share at the game's end) of the position the candidate's line reached on it (what
-the player would see there), in place of the foundation share the search reached. It tells the net
-every move played, as ``planner+net`` does.
+the player would see there), in place of the foundation share the search reached; ``rank=0`` then
+leaves the candidates unranked (the value alone inside the search). It tells the net every move
+played, as ``planner+net`` does.
 
 Playing a net sets torch to one thread: on a small shared machine two threads wait on each other
 and one move took 25 times as long.
@@ -122,19 +123,29 @@ def make_planner_net(settings: str | None) -> PlannerPolicy:
 class MacroNetPolicy(MacroPolicy):
     """``macro+net`` (module docstring): the macro planner whose candidates the net ranks."""
 
-    def __init__(self, net: ExitPolicy, keep: int = 0, value: int = 0, **settings: Any) -> None:
+    def __init__(
+        self, net: ExitPolicy, keep: int = 0, value: int = 0, rank: int = 1, **settings: Any
+    ) -> None:
+        if rank not in (0, 1) or isinstance(rank, bool):
+            raise ValueError(f"macro+net: rank must be 0 or 1, got {rank!r}")
+        if not rank and (keep or not value):
+            raise ValueError(
+                "macro+net: rank=0 leaves the candidates unranked, so it needs value=1 or 2 "
+                f"and no keep (got value={value}, keep={keep})"
+            )
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ValueError(
                 f"macro+net: keep must be a whole number >= 0 (0: judge every candidate), got {keep!r}"
             )
         if value not in (0, 1, 2) or isinstance(value, bool):
             raise ValueError(f"macro+net: value must be 0, 1 or 2, got {value!r}")
-        self.net, self.keep = net, keep
+        self.net, self.keep, self.rank = net, keep, rank
         self.value_net = native_value_net(net.net, value - 1) if value else None
         self._scored = False  # the net read this step's inputs already (its prior was asked)
         self._obs = np.empty(0, dtype=np.float32)
         super().__init__(**settings)
         extra = "".join(f",{k}={v}" for k, v in (("keep", keep), ("value", value)) if v)
+        extra += "" if rank else ",rank=0"
         self.name = f"macro+net({self.name.removeprefix('macro(').removesuffix(')')}{extra})"
 
     def reset(self, seed: int) -> None:
@@ -149,6 +160,8 @@ class MacroNetPolicy(MacroPolicy):
     def _ranking(self, env: PatienceEnv, hidden: bool) -> dict[str, Any]:
         if not hidden:
             return {}
+        if not self.rank:
+            return {"value_net": self.value_net}
         logits, _ = self.net.scores(env, self._obs)
         self._scored = True
         weights = np.exp(logits - logits.max())  # -inf (illegal) gives 0
@@ -170,6 +183,8 @@ def make_macro_net(settings: str | None) -> MacroNetPolicy:
         0,
         "a sampled deal not won scores cards x the net's won probability (1) or end share (2) there",
     )
-    values = parse_settings("macro+net", rest, {**SETTINGS, "keep": keep_doc, "value": value_doc}, FLOATS)
-    keep, value = values.pop("keep", 0), values.pop("value", 0)
-    return MacroNetPolicy(net, keep=int(keep), value=int(value), **values)
+    rank_doc = (1, "the candidates ranked by the net's policy (0: unranked, the value alone)")
+    docs = {**SETTINGS, "keep": keep_doc, "value": value_doc, "rank": rank_doc}
+    values = parse_settings("macro+net", rest, docs, FLOATS)
+    keep, value, rank = values.pop("keep", 0), values.pop("value", 0), values.pop("rank", 1)
+    return MacroNetPolicy(net, keep=int(keep), value=int(value), rank=int(rank), **values)

@@ -323,6 +323,7 @@ def replay(
     interchange: int = 0,
     inputs: str = "native",
     skip_lost: bool = False,
+    won_at: Callable[[GameRecord, int], float] | None = None,
 ) -> Decisions:
     """Deal each game's seed again, play its actions, and collect every recorded decision's
     observation, legal moves' features (:func:`patience_gym.move_features.move_features`) and
@@ -336,7 +337,8 @@ def replay(
     (:class:`~patience_gym.agents.policies.exit_net.NetInputs`), computed at every step as the net
     computes them when it plays. ``skip_lost``: leave out the decisions the labeller marked lost
     (``how`` ``l``: the ``safe`` teacher found no move won there, so its move is greedy's, whatever
-    the position needs)."""
+    the position needs). ``won_at(game, t)``: the value target of the position before move ``t``
+    in place of the game's outcome (the solver's verdicts: :mod:`.exit_verdicts`)."""
     from ..policies.exit_net import NetInputs
 
     features = NetInputs(inputs)
@@ -366,7 +368,8 @@ def replay(
                 if interchange and len(moves) == 1:
                     same = [moves[0], *interchangeable(core.game, g.actions, t, keys, interchange)]
                     share = dict.fromkeys(same, 1.0 / len(same))
-                out.add(obs, np.flatnonzero(mask), feats, share, g.won, g.cards / win_cards)
+                won = g.won if won_at is None else won_at(g, t)
+                out.add(obs, np.flatnonzero(mask), feats, share, won, g.cards / win_cards)
             obs, *_ = env.step(a)
     env.close()  # type: ignore[no-untyped-call, unused-ignore]
     k = int(features(core).shape[1])

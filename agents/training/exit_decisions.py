@@ -60,10 +60,10 @@ class Collected:
     def __init__(self) -> None:
         self.obs_off, self.obs_idx, self.obs_val = [0], [], []  # type: ignore[var-annotated]
         self.mv_off, self.mv_act, self.mv_feat, self.tgt = [0], [], [], []  # type: ignore[var-annotated]
-        self.won: list[bool] = []
+        self.won: list[float] = []
         self.cards: list[float] = []
 
-    def add(self, obs: np.ndarray, legal: np.ndarray, feats: np.ndarray, share: dict[int, float], won: bool,
+    def add(self, obs: np.ndarray, legal: np.ndarray, feats: np.ndarray, share: dict[int, float], won: float,
             cards: float) -> None:  # fmt: skip
         self.won.append(won)
         self.cards.append(cards)

@@ -738,6 +738,31 @@ def test_macro_net_asks_the_net_where_cards_are_hidden_and_tells_it_every_move(
     assert sum(policy.net.visits.values()) == steps  # every position played from, counted once
 
 
+def test_macro_net_rank_0_puts_the_value_alone_in_the_search(labelled: Path, tmp_path: Path) -> None:
+    """``rank=0``: the search gets the net's value and no ranking, and the net's policy is never
+    asked; the net still hears of every move played."""
+    torch.set_num_threads(1)
+    net, _ = _net(labelled)
+    path = tmp_path / "net.pt"
+    save_net(path, net)  # type: ignore[arg-type]
+    policy = make_policy(f"macro+net:{path},samples=2,batch=1,nodes=50,value=1,rank=0")
+    assert isinstance(policy, MacroNetPolicy) and policy.name.endswith("value=1,rank=0)")
+    env = make_env(ENV)
+    obs, _ = env.reset(seed=11)
+    policy.reset(11)
+    ranking = policy._ranking(env.unwrapped, True)  # type: ignore[arg-type]
+    assert ranking == {"value_net": policy.value_net} and policy.value_net is not None
+    ranked = make_policy(f"macro+net:{path},samples=2,batch=1,nodes=50,value=1")
+    ranked.reset(11)
+    ranked._obs = obs  # type: ignore[attr-defined]  # what advise() hands the net
+    assert "prior" in ranked._ranking(env.unwrapped, True)  # type: ignore[attr-defined]
+    steps, done = 0, False
+    while not done:
+        obs, _, term, trunc, _ = env.step(policy(env.unwrapped, obs))  # type: ignore[arg-type]
+        done, steps = term or trunc, steps + 1
+    assert sum(policy.net.visits.values()) == steps
+
+
 def test_macro_net_is_blind_to_hidden_cards() -> None:
     env = make_env("Klondike-v0")
     check_blind_to_hidden_cards(
@@ -753,6 +778,9 @@ def test_macro_net_is_blind_to_hidden_cards() -> None:
         ("macro+net:klondike,keep=two", "keep='two' must be a whole number"),
         ("macro+net:klondike,width=3", "setting 'width=3' not understood"),
         ("macro+net:klondike,value=3", "value must be 0, 1 or 2"),
+        ("macro+net:klondike,rank=2", "rank must be 0 or 1"),
+        ("macro+net:klondike,rank=0", "rank=0 leaves the candidates unranked, so it needs value=1 or 2"),
+        ("macro+net:klondike,rank=0,value=1,keep=2", "and no keep"),
     ],
 )
 def test_macro_net_refuses_bad_specs_saying_what_is_allowed(spec: str, words: str) -> None:
