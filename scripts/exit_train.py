@@ -194,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         "env": run.env,
         "options": run.options,
         "method": "expert iteration: a per-move policy-value net learnt from the search's labels "
-        f"({run.labeller}) and outcomes on training deals (not reward-only RL); plays alone, no search",
+        f"({run.labeller}) and {VALUE_TARGETS[args.value_target]} on training deals (not reward-only RL); "
+        "plays alone, no search",
         "labeller": run.labeller,
         "folders": {name: seed_span(part) for name, part in used.items()},
         "games": data.games,
@@ -236,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"shipped as {shipped / run.env}.pt", flush=True)
     return 0
 
+
+#: What the won head learnt from, as the card says it.
+VALUE_TARGETS = {"outcome": "outcomes", "verdicts": "the solver's verdicts of each position"}
 
 #: How a shipped net plays (its card says so).
 GUARD = "greedy's cycle guard: the most likely move among those to the positions met least (issue 46 fix)"

@@ -106,3 +106,37 @@ def test_training_on_verdicts_needs_every_game_judged_and_says_so_on_its_card(
         assert "1 of the 12 games have no verdict" in capsys.readouterr().err
     finally:
         (judged / VERDICTS_FILE).write_text("\n".join(lines) + "\n")
+
+
+def test_the_positions_script_keeps_one_judged_position_a_game_and_training_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``exit_positions.py``: each kept game is one decision at its last position, ``won`` the
+    solver's verdict there on the real deal; run again it plays nothing; ``exit_train.py`` trains on
+    the folder; a player that cannot follow random moves is refused with what to give."""
+    positions = script("exit_positions")
+    args = ["--root", str(tmp_path), "--env", ENV, "--games", "100", "--budget", str(BUDGET)]
+    assert positions.main([*args, "--max-moves", "30"]) == 0
+    folder = tmp_path / ENV / "positions"
+    games = list(read_games(folder))
+    assert 50 <= len(games) <= 100 and {g.won for g in games} == {True, False}
+    env = make_env(ENV)
+    for g in games[:25]:
+        assert len(g.decisions) == 1 and g.decisions[0][0] == len(g.actions) - 1 < 30
+        env.reset(seed=g.seed)
+        label = label_after(env.unwrapped, deck_of(env.unwrapped), g.actions[:-1], BUDGET, BUDGET // 2)
+        assert label == ("won" if g.won else "lost")
+    before = sorted(p.stat().st_mtime_ns for p in folder.glob("chunk-*"))
+    capsys.readouterr()
+    assert positions.main([*args, "--max-moves", "30"]) == 0
+    assert sorted(p.stat().st_mtime_ns for p in folder.glob("chunk-*")) == before
+    assert capsys.readouterr().out == ""
+    out = tmp_path / "net.pt"
+    assert (
+        script("exit_train").main(["--root", str(tmp_path), "--env", ENV, "--out", str(out), "--epochs", "1"])
+        == 0
+    )
+    assert json.loads(out.with_suffix(".json").read_text())["decisions"] == len(games)
+    with pytest.raises(SystemExit):
+        positions.main([*args, "--player", "turnbull", "--folder", "t"])
+    assert "cannot be told of the random moves; give --epsilon 0 or greedy" in capsys.readouterr().err
