@@ -9,7 +9,9 @@ count of foundation cards: the AUC of each on the labelled games of a folder the
 Every ``--every``-th position of each game whose seed is in ``--seeds`` is replayed under the
 folder's options; the label is the game's outcome, or with ``--target verdicts`` the solver's
 verdict of the position on its real deal (the folder's ``verdicts.jsonl``,
-``scripts/exit_verdicts.py``). One line per stretch of the game (moves from
+``scripts/exit_verdicts.py``). ``--decisions-only`` scores the recorded decisions' positions alone:
+on a folder of ``scripts/exit_positions.py`` each game's one judged position, its outcome the
+verdict. One line per stretch of the game (moves from
 its start), each with the positions, the net's AUC and the count's (docs/exit.md, "The net inside
 the macro planner's bandit", Klondike draw 3).
 """
@@ -54,6 +56,12 @@ def main() -> None:
     p.add_argument("--seeds", required=True, help="the games a:b to score (not those the net learnt)")
     p.add_argument("--every", type=int, default=5, help="score every N-th position of a game")
     p.add_argument(
+        "--decisions-only",
+        action="store_true",
+        help="score only the positions of the recorded decisions (a positions folder's judged ones: "
+        "scripts/exit_positions.py)",
+    )
+    p.add_argument(
         "--target",
         choices=("outcome", "verdicts"),
         default="outcome",
@@ -80,8 +88,9 @@ def main() -> None:
         games += 1
         env = make_env(run.env, run.options)
         obs, _ = env.reset(seed=game.seed)
+        recorded = {t for t, _, _ in game.decisions}
         for t, action in enumerate(game.actions):
-            if t % args.every == 0:
+            if (t in recorded) if args.decisions_only else t % args.every == 0:
                 with torch.no_grad():
                     v = net.value(net.board(torch.as_tensor(obs, dtype=torch.float32)[None]))
                 value.append(float(v[0, 0]))
@@ -90,9 +99,7 @@ def main() -> None:
                 step.append(t)
             obs, *_ = env.step(action)
     if not won:
-        raise ValueError(
-            f"no labelled game of {args.folder} (with a verdict if asked) is in {args.seeds}"
-        )
+        raise ValueError(f"no labelled game of {args.folder} (with a verdict if asked) is in {args.seeds}")
     v_, c_, w_, s_ = np.array(value), np.array(cards), np.array(won, dtype=bool), np.array(step)
     what = "won on their real deal" if verdicts else "in won games"
     print(f"{len(w_)} positions of {games} games; {w_.mean():.1%} of them {what}")

@@ -49,6 +49,9 @@ from patience_gym.games import BY_NAME
 #: The first deal: above the DAgger rounds' (3,000,000 up) and the afterstate labels' (4,000,000 up).
 POSITION_DEAL_SEED = 5_000_000
 
+#: The player's random stream for a deal is ``seed + PLAYER_STREAM`` (the deal's own is ``seed``).
+PLAYER_STREAM = 7
+
 #: Games a chunk file.
 CHUNK = 100
 
@@ -58,7 +61,7 @@ def position(
 ) -> GameRecord | str:
     """The game of ``seed`` up to its drawn position, judged; or why it is dropped."""
     core: PatienceEnv = env.unwrapped  # type: ignore[assignment]
-    rng = np.random.default_rng((seed, 1))
+    rng = np.random.default_rng(seed + PLAYER_STREAM)
     obs, _ = env.reset(seed=seed)
     player.reset(seed)
     moves = int(rng.integers(0, args.max_moves))
@@ -74,6 +77,8 @@ def position(
         obs, _, terminated, truncated, _ = env.step(a)
         if terminated or truncated:
             return "over"
+    if not core.action_masks().any():
+        return "over"
     label = label_after(core, deck_of(core), actions, args.budget, args.budget // 2)
     if label == "unknown":
         return label
