@@ -22,7 +22,9 @@ The labeller is ``--labeller SPEC`` (any policy spec; default the planner of the
 row, :data:`patience_gym.agents.training.exit.DEFAULT_LABELLER`); a labeller without ``vote_shares``
 (``macro``) gives all the share to its move. ``--option NAME=VALUE`` labels under the env's options
 (``--env Klondike-v0 --option draw=3 --option passes=null``); ``run.json`` keeps them, and training
-replays the games under them.
+replays the games under them. ``--targets visits`` records the ``macro`` planner's visit shares
+(each move's share of the sampled deals its candidates met) as the policy target, in place of all
+on its move; ``run.json`` keeps it.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from patience_gym.agents.training.exit import (
     DEFAULT_CHUNK_GAMES,
     DEFAULT_LABELLER,
     EXIT_DEAL_SEED,
+    TARGETS,
     GameRecord,
     LabelRun,
     count_decisions,
@@ -96,6 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         help="an option of the env to label under (repeatable), e.g. draw=3; kept in run.json, which "
         "the training replays under",
     )
+    p.add_argument(
+        "--targets",
+        choices=sorted(TARGETS),
+        default="vote",
+        help="the policy target: the labeller's vote shares (all on its move where it has none), or "
+        "the macro planner's visit shares (each move's share of the sampled deals its candidates met)",
+    )
     args = p.parse_args(argv)
     torch.set_num_threads(1)  # one core: on a shared machine more threads wait on each other (25x slower)
     if (args.player is None) != (args.round == 0):
@@ -114,7 +124,12 @@ def main(argv: list[str] | None = None) -> int:
             p.error(str(exc))
         options = dict(make_env(env, chosen).unwrapped.game.options)
         games = args.chunk_games or DEFAULT_CHUNK_GAMES.get(env, CHUNK_GAMES)
-        run = LabelRun(env, options, spec, first, games, args.player)
+        if args.targets != "vote" and not hasattr(make_policy(spec), TARGETS[args.targets]):
+            p.error(
+                f"--targets {args.targets}: the labeller {spec} has no {TARGETS[args.targets]}() "
+                "(the macro planner has)"
+            )
+        run = LabelRun(env, options, spec, first, games, args.player, args.targets)
         folder = folder_of(args.root, env, args.round, args.folder)
         open_run(folder, run)
         runs[env] = (run, folder)

@@ -174,6 +174,23 @@ class MacroPolicy:
         self._advised = self._choose(env, env.action_masks())
         return self._advised[0]
 
+    def visit_shares(self) -> dict[int, float]:
+        """The latest advice's target for a learner (issue 46's labels, ``targets="visits"``): where
+        the bandit chose among candidates (``how`` ``bandit``), each legal move's share of the
+        sampled deals that the candidates starting with it were judged on, AlphaZero's visit
+        shares; anywhere else (a line or plan followed, a single candidate, greedy's fallback), all
+        on the move advised."""
+        action, how = self._advised
+        if how != "bandit" or self.last is None:
+            return {action: 1.0}
+        plays = Counter[int]()
+        for line, n in zip(self.last.lines, self.last.plays, strict=True):
+            plays[line[0]] += n
+        total = sum(plays.values())
+        if not plays[action]:  # the advice was judged on no deal (the ordering's pick)
+            return {action: 1.0}
+        return {a: n / total for a, n in sorted(plays.items()) if n}
+
     @property
     def how(self) -> str:
         """How the latest advice was chosen (``""`` before the first)."""

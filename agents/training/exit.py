@@ -123,6 +123,10 @@ class LabelRun:
     player: str | None = None
     """``None``: the labeller plays its own advice; else a model file the network of
     :mod:`patience_gym.agents.policies.exit_net` plays from, the labeller advising (a DAgger round)."""
+    targets: str = "vote"
+    """The policy target: ``vote`` the labeller's ``vote_shares()`` where it has them (else all on
+    its move); ``visits`` its ``visit_shares()`` (the ``macro`` planner's bandit: each move's share
+    of the sampled deals its candidates were judged on)."""
 
     def seeds(self, chunk: int) -> range:
         start = self.first_seed + chunk * self.chunk_games
@@ -151,13 +155,22 @@ class GameRecord:
         return GameRecord(**d)
 
 
-def _shares_of(labeller: Any, action: int) -> dict[int, float]:
-    """The labeller's vote over the moves (its ``vote_shares()``), or all on its advice."""
-    shares = getattr(labeller, "vote_shares", None)
+#: What a labelling run's ``targets`` may be (:class:`LabelRun`), and the labeller's method for each.
+TARGETS = {"vote": "vote_shares", "visits": "visit_shares"}
+
+
+def _shares_of(labeller: Any, action: int, targets: str = "vote") -> dict[int, float]:
+    """The labeller's shares over the moves (its ``vote_shares()``, or ``visit_shares()`` for
+    ``targets="visits"``), or all on its advice where it has no vote."""
+    shares = getattr(labeller, TARGETS[targets], None)
+    if shares is None and targets != "vote":
+        raise ValueError(f"targets={targets!r}: the labeller has no {TARGETS[targets]}()")
     return dict(shares()) if shares is not None else {action: 1.0}
 
 
-def label_game(env: gym.Env[np.ndarray, Any], labeller: Any, seed: int, player: Any = None) -> GameRecord:
+def label_game(
+    env: gym.Env[np.ndarray, Any], labeller: Any, seed: int, player: Any = None, targets: str = "vote"
+) -> GameRecord:
     """Deal ``seed`` and play it to the end: ``labeller`` plays (or, with a ``player``, advises at
     each decision while ``player`` plays, as a DAgger round does; the labeller must then have
     ``advise`` and ``commit``). Every decision with a choice is recorded with the labeller's shares."""
@@ -178,7 +191,7 @@ def label_game(env: gym.Env[np.ndarray, Any], labeller: Any, seed: int, player: 
             played = int(player(core, obs))
             labeller.commit(core, played)
         if len(legal) > 1:
-            shares = _shares_of(labeller, advised)
+            shares = _shares_of(labeller, advised, targets)
             moves = sorted(shares)
             record.decisions.append((len(record.actions), moves, [round(shares[a], 4) for a in moves]))
             record.how += (getattr(labeller, "how", "") or "?")[0]
@@ -249,7 +262,7 @@ def label_chunk(
     env = make_env(run.env, run.options)
     records = []
     for seed in run.seeds(chunk):
-        records.append(label_game(env, labeller, seed, player))
+        records.append(label_game(env, labeller, seed, player, run.targets))
         if on_game is not None:
             on_game(records[-1])
     env.close()  # type: ignore[no-untyped-call, unused-ignore]
