@@ -23,7 +23,7 @@ row, :data:`patience_gym.agents.training.exit.DEFAULT_LABELLER`); a labeller wit
 (``macro``) gives all the share to its move. ``--option NAME=VALUE`` labels under the env's options
 (``--env Klondike-v0 --option draw=3 --option passes=null``); ``run.json`` keeps them, and training
 replays the games under them. ``--targets visits`` records the ``macro`` planner's visit shares
-(each move's share of the sampled deals its candidates met) as the policy target, in place of all
+(the sampled deals each move's best-judged candidate met, as shares) as the policy target, in place of all
 on its move; ``run.json`` keeps it.
 """
 
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(TARGETS),
         default="vote",
         help="the policy target: the labeller's vote shares (all on its move where it has none), or "
-        "the macro planner's visit shares (each move's share of the sampled deals its candidates met)",
+        "the macro planner's visit shares (the deals each move's best-judged candidate met)",
     )
     args = p.parse_args(argv)
     torch.set_num_threads(1)  # one core: on a shared machine more threads wait on each other (25x slower)

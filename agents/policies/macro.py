@@ -176,16 +176,19 @@ class MacroPolicy:
 
     def visit_shares(self) -> dict[int, float]:
         """The latest advice's target for a learner (issue 46's labels, ``targets="visits"``): where
-        the bandit chose among candidates (``how`` ``bandit``), each legal move's share of the
-        sampled deals that the candidates starting with it were judged on, AlphaZero's visit
-        shares; anywhere else (a line or plan followed, a single candidate, greedy's fallback), all
-        on the move advised."""
+        the bandit chose among candidates (``how`` ``bandit``), the sampled deals its best-judged
+        candidate starting with each legal move met, as shares (AlphaZero's visit shares: the
+        bandit gives its deals to the candidates it rates, and the one played met ``samples``);
+        anywhere else (a line or plan followed, a single candidate, greedy's fallback), all on the
+        move advised. A move's share is its most-judged candidate's, not the sum over them: several
+        candidates (other quiet moves first) start with one move, and a sum would rate a move by
+        how many lines start with it."""
         action, how = self._advised
         if how != "bandit" or self.last is None:
             return {action: 1.0}
         plays = Counter[int]()
         for line, n in zip(self.last.lines, self.last.plays, strict=True):
-            plays[line[0]] += n
+            plays[line[0]] = max(plays[line[0]], n)
         total = sum(plays.values())
         if not plays[action]:  # the advice was judged on no deal (the ordering's pick)
             return {action: 1.0}

@@ -125,8 +125,8 @@ class LabelRun:
     :mod:`patience_gym.agents.policies.exit_net` plays from, the labeller advising (a DAgger round)."""
     targets: str = "vote"
     """The policy target: ``vote`` the labeller's ``vote_shares()`` where it has them (else all on
-    its move); ``visits`` its ``visit_shares()`` (the ``macro`` planner's bandit: each move's share
-    of the sampled deals its candidates were judged on)."""
+    its move); ``visits`` its ``visit_shares()`` (the ``macro`` planner's bandit: the sampled deals
+    each move's best-judged candidate met, as shares)."""
 
     def seeds(self, chunk: int) -> range:
         start = self.first_seed + chunk * self.chunk_games
