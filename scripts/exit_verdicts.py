@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 
 from patience_gym.agents.training.exit import GameRecord, read_games, read_run
@@ -59,8 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(games)} games, {len(games) - len(todo)} judged before, {len(todo)} to judge", flush=True)
     start, lost, solves = time.time(), 0, 0
     jobs = [(run.env, run.options, g, args.budget) for g in todo]
-    with Pool(args.workers) as pool:
-        for i, verdict in enumerate(pool.imap(_judge, jobs), 1):
+    # one worker: no child process (a fork under a process that runs threads, torch's or Ray's,
+    # can hang); more: fresh interpreters ("spawn"), not forks
+    pool = get_context("spawn").Pool(args.workers) if args.workers > 1 else None
+    judged = pool.imap(_judge, jobs) if pool is not None else map(_judge, jobs)
+    try:
+        for i, verdict in enumerate(judged, 1):
             write_verdict(args.folder, verdict)
             lost += verdict.first_not_won is not None
             solves += verdict.solves
@@ -70,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
                     f"{time.time() - start:.0f} s",
                     flush=True,
                 )
+    finally:
+        if pool is not None:
+            pool.close()
     return 0
 
 
