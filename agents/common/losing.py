@@ -4,14 +4,14 @@ planners' games, :mod:`patience_gym.agents.training.exit_mine` of the expert-ite
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from patience_gym.core.cards import card_name
 from patience_gym.env import PatienceEnv
 from patience_gym.native import reference
 from patience_gym.solver import solve_line
 
-__all__ = ["deck_of", "label_after", "losing_move"]
+__all__ = ["deck_of", "first_not_won", "label_after", "losing_move"]
 
 
 def deck_of(core: PatienceEnv) -> list[str]:
@@ -34,13 +34,20 @@ def losing_move(core: PatienceEnv, actions: Sequence[int], budget: int) -> tuple
     def label(n: int) -> str:
         return label_after(core, deck, list(actions[:n]), budget, budget // 2)
 
-    lo, hi = 0, len(actions)  # won after lo moves; not after hi
+    n = first_not_won(label, len(actions))
+    return (-1, "won") if n < 0 else (n, label(n))
+
+
+def first_not_won(label: Callable[[int], str], moves: int) -> int:
+    """The first n in 1..``moves`` whose ``label(n)`` (the solver's, after n moves) is not "won",
+    by bisection, taking the position after 0 moves as won; -1 where ``label(moves)`` is won."""
+    lo, hi = 0, moves  # won after lo moves; not after hi
     if label(hi) == "won":
-        return -1, "won"
+        return -1
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if label(mid) == "won":
             lo = mid
         else:
             hi = mid
-    return hi, label(hi)
+    return hi

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from patience_gym.env import PatienceEnv
 
-from ..common.losing import deck_of, label_after
+from ..common.losing import deck_of, first_not_won, label_after
 from .exit import GameRecord, make_env
 
 __all__ = ["VERDICTS_FILE", "Verdict", "game_verdict", "read_verdicts", "verdict_targets", "write_verdict"]
@@ -68,16 +68,10 @@ def game_verdict(env_id: str, options: dict[str, object], game: GameRecord, budg
 
     if label(0) != "won":
         return Verdict(game.seed, 0, label(0), budget, len(labels))
-    lo, hi = 0, len(game.actions)  # won after lo moves; not (or not yet asked) after hi
-    if label(hi) == "won":  # lost on the step limit with the deal still won
+    n = first_not_won(label, len(game.actions))
+    if n < 0:  # lost on the step limit with the deal still won
         return Verdict(game.seed, None, "won", budget, len(labels))
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if label(mid) == "won":
-            lo = mid
-        else:
-            hi = mid
-    return Verdict(game.seed, hi, label(hi), budget, len(labels))
+    return Verdict(game.seed, n, label(n), budget, len(labels))
 
 
 def verdict_targets(verdict: Verdict, steps: Iterable[int]) -> list[float]:
