@@ -13,7 +13,9 @@ included: won, cards, length, CPU seconds, search nodes), in ``OUT/<first seed>.
 whose file exists, with the same env, options and policy, is not played again. ``--workers N``
 plays N chunks at once (one process each). The closing row: wins of the deals played, the 95%
 Wilson interval, mean cards, mean CPU seconds and search nodes a game, and the wins among the
-deals the solver's labels call won.
+deals the solver's labels call won. ``--against DIR`` (another run's folder of chunks) then sets the
+two side by side on the deals both played: each one's wins and the deals won by one only, the
+figure to read where two settings meet the same deals.
 """
 
 from __future__ import annotations
@@ -56,10 +58,42 @@ def _play(env: str, policy: str, env_kwargs: dict[str, Any], seed: int, n: int, 
     return result.wins
 
 
+def _chunks(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted(out.glob("[0-9]*.json"))]
+
+
+def _episodes(chunks: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    return [(c["seed"] + e["index"], e) for c in chunks for e in c["result"]["episodes"]]
+
+
+def against(out: Path, other: Path) -> str:
+    """The line that sets the run in ``out`` beside the run in ``other`` (a folder of chunks) on the
+    deals both played; a folder with no chunks, or chunks of another game, is an error that says so."""
+    mine, theirs = _chunks(out), _chunks(other) if other.is_dir() else []
+    if not theirs:
+        raise SystemExit(
+            f"eval_chunks: error: --against {other}: no chunks there (a folder this script wrote)"
+        )
+    game = [(c["result"]["env"], c["result"]["env_kwargs"]) for c in (mine[0], theirs[0])]
+    if game[0] != game[1]:
+        raise SystemExit(
+            f"eval_chunks: error: --against {other}: another game ({game[1]}, this run {game[0]})"
+        )
+    a, b = dict(_episodes(mine)), dict(_episodes(theirs))
+    both = sorted(set(a) & set(b))
+    won_a = {s for s in both if a[s]["won"]}
+    won_b = {s for s in both if b[s]["won"]}
+    return (
+        f"against {theirs[0]['result']['policy']} on the {len(both)} deals both played: {len(won_a)} won "
+        f"against {len(won_b)}; {len(won_a - won_b)} won by this run only, "
+        f"{len(won_b - won_a)} by the other only"
+    )
+
+
 def summarise(out: Path) -> dict[str, Any]:
     """The row of every chunk in ``out``."""
-    chunks = [json.loads(p.read_text()) for p in sorted(out.glob("[0-9]*.json"))]
-    eps = [(c["seed"] + e["index"], e) for c in chunks for e in c["result"]["episodes"]]
+    chunks = _chunks(out)
+    eps = _episodes(chunks)
     wins = sum(e["won"] for _, e in eps)
     n = len(eps)
     lo, hi = wilson(wins, n) if n else (0.0, 0.0)
@@ -91,9 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chunk", type=int, default=50)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--against", type=Path, metavar="DIR", help="another run's folder: both side by side")
     args = p.parse_args(argv)
     if args.episodes < 1 or args.chunk < 1 or args.workers < 1 or args.seed < 0:
         p.error("--episodes, --chunk and --workers must be >= 1, --seed >= 0")
+    if args.against:  # before any deal is played: a folder with no chunks, or of another variant
+        theirs = _chunks(args.against) if args.against.is_dir() else []
+        if not theirs or theirs[0]["result"]["env"] != args.env:
+            p.error(f"--against {args.against}: no chunks of {args.env} there (a folder this script wrote)")
     args.out.mkdir(parents=True, exist_ok=True)
     meta = {"env": args.env, "policy": args.policy, "set": sorted(args.set)}
     stamp = args.out / "command.json"
@@ -128,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{row['seconds_per_game']:.2f} CPU s and {row['nodes_per_game']:.0f} nodes a game"
         + (f", {row['winnable_won'][0]} of {row['winnable_won'][1]} winnable won" if labels else "")
     )
+    if args.against:
+        print(against(args.out, args.against))
     return 0
 
 

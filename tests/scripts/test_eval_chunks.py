@@ -46,3 +46,50 @@ def test_another_evaluation_in_the_same_folder_is_refused(tmp_path: Path) -> Non
         eval_chunks.main([*ARGS[:3], "random", *ARGS[4:], "--out", str(out)])
     with pytest.raises(SystemExit, match=r"env_kwargs\.KEY=VALUE"):
         eval_chunks.main([*ARGS, "--set", "draw=3", "--out", str(tmp_path / "other")])
+
+
+def test_against_sets_two_runs_side_by_side_on_the_deals_both_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    greedy, rand = tmp_path / "greedy", tmp_path / "random"
+    eval_chunks.main([*ARGS, "--out", str(greedy)])
+    # random on deals 6..11: deals 6..9 are the ones both played
+    other = ["--env", "Nestor-v0", "--policy", "random", "--episodes", "6", "--seed", "6", "--chunk", "3"]
+    capsys.readouterr()
+    assert eval_chunks.main([*other, "--out", str(rand), "--against", str(greedy)]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    won_g = set(json.loads((greedy / "summary.json").read_text())["won_seeds"]) & set(range(6, 10))
+    won_r = set(json.loads((rand / "summary.json").read_text())["won_seeds"]) & set(range(6, 10))
+    assert line.startswith("against greedy on the 4 deals both played: ")
+    assert f"{len(won_r)} won against {len(won_g)}; {len(won_r - won_g)} won by this run only" in line
+    assert line.endswith(f"{len(won_g - won_r)} by the other only")
+
+
+def test_against_a_folder_without_chunks_or_of_another_variant_is_refused_before_playing(
+    tmp_path: Path,
+) -> None:
+    eval_chunks.main([*ARGS, "--out", str(tmp_path / "nestor")])
+    for folder, args in (
+        (tmp_path / "empty", ARGS),
+        (tmp_path / "nestor", ["--env", "Babette-v0", *ARGS[2:]]),
+    ):
+        folder.mkdir(exist_ok=True)
+        with pytest.raises(SystemExit):
+            eval_chunks.main([*args, "--out", str(tmp_path / "new"), "--against", str(folder)])
+        assert not (tmp_path / "new").exists()
+
+
+def test_against_a_run_of_other_options_is_refused(tmp_path: Path) -> None:
+    eval_chunks.main([*ARGS, "--out", str(tmp_path / "strict")])
+    with pytest.raises(SystemExit, match="another game"):
+        eval_chunks.main(
+            [
+                *ARGS,
+                "--set",
+                "env_kwargs.reserve=open",
+                "--out",
+                str(tmp_path / "open"),
+                "--against",
+                str(tmp_path / "strict"),
+            ]
+        )
