@@ -9,6 +9,7 @@ two builds compare by speed alone (run it before and after).
 
     python benchmarks/bench_macro.py                              # Klondike draw 3 and St. Louis
     python benchmarks/bench_macro.py --env Congress-v0 --spec macro:samples=10 --seeds 0:3
+    python benchmarks/bench_macro.py --env Klondike-v0 --set draw=3 --set passes=null --seeds 1:3
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import gymnasium as gym
 from common import run_script  # benchmarks/common.py (the scripts' folder is on sys.path)
 
 import patience_gym  # noqa: F401  (registers the ids)
+from patience_gym.agents.common.config import apply_overrides
 from patience_gym.agents.registry import make_policy
 from patience_gym.agents.solving.chunks import parse_seeds
 from patience_gym.games import get_variant
@@ -57,7 +59,8 @@ def measure(
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--env", help="one variant instead of the default cases (its default options)")
+    p.add_argument("--env", help="one variant instead of the default cases")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="env option (with --env)")
     p.add_argument("--spec", default="macro", help="the macro spec (with --env)")
     p.add_argument("--seeds", default="0:2", help="FIRST:END (with --env)")
     p.add_argument("--moves", type=int, default=40, help="moves played a deal (with --env)")
@@ -65,12 +68,21 @@ def main() -> None:
     if args.moves < 1:
         p.error("--moves must be >= 1")
     cases = CASES
+    if args.set and not args.env:
+        p.error("--set needs --env (the default cases have their own options)")
     if args.env:
-        name = get_variant(args.env).env_name
+        variant = get_variant(args.env)
         if not args.spec.startswith("macro"):
             p.error(f"--spec must be a macro spec, got {args.spec!r}")
         make_policy(args.spec)  # a bad setting is refused before anything runs
-        cases = [(name, {}, args.spec, parse_seeds(args.seeds), args.moves)]
+        kwargs = apply_overrides({}, args.set)
+        unknown = sorted(set(kwargs) - set(variant.game.OPTIONS))
+        if unknown:
+            p.error(
+                f"--set {unknown[0]}: {variant.env_name} has no option {unknown[0]!r}; "
+                f"its options are: {', '.join(variant.game.OPTIONS) or 'none'}"
+            )
+        cases = [(variant.env_name, kwargs, args.spec, parse_seeds(args.seeds), args.moves)]
     print(f"{'variant':<14}{'spec':<20}{'positions':>12}{'CPU s':>9}{'M pos/s':>9}  moves hash")
     for env_name, kwargs, spec, seeds, moves in cases:
         positions, cpu, digest = measure(env_name, kwargs, spec, seeds, moves)

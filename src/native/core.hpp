@@ -61,6 +61,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -271,7 +272,11 @@ public:
             prio.clear();
         }
         void add(const int* a, int n, int priority) {
-            acts.insert(acts.end(), a, a + n);
+            if (n == 1) {
+                acts.push_back(*a);
+            } else {
+                acts.insert(acts.end(), a, a + n);
+            }
             start.push_back(static_cast<int>(acts.size()));
             prio.push_back(priority);
         }
@@ -364,7 +369,9 @@ public:
         return std::make_unique<Derived>(static_cast<const Derived&>(*this));
     }
     void assign(const Game& other) final {
-        static_cast<Derived&>(*this) = dynamic_cast<const Derived&>(other);
+        // the searches assign a position at every node: a type check, not a dynamic_cast
+        if (typeid(other) != typeid(Derived)) throw std::logic_error("assign: a game of another variant");
+        static_cast<Derived&>(*this) = static_cast<const Derived&>(other);
     }
     std::size_t bytes() const final { return sizeof(Derived); }
     // extra_values(out) writes out[spec.extra(name)] for each of these.

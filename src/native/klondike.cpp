@@ -136,17 +136,37 @@ public:
             for (int a = FOUND_P0; a < N_ACTIONS; ++a) out[a] = back(move_of(a).src, move_of(a).dst);
     }
 
-    // run_start(i, j) of every pile -> pile action (at its id; -1 where illegal), asked only where
-    // it can be legal: a move onto a non-empty pile j needs one of the two cards that fit j's last
-    // card, so only the piles showing such a card face up are asked; an empty pile asks every
-    // pile. The solver's moves read the run's head from here, so run_start runs once a move.
+    // The suits whose cards may go onto pile j (to_pile still decides): all four onto an empty
+    // pile, else the two of the other colour than its last card's. Enumeration only, to ask fewer.
+    struct Suits {
+        std::array<int, 4> s;
+        int n;
+        const int* begin() const { return s.data(); }
+        const int* end() const { return s.data() + n; }
+    };
+    Suits suits_onto(int j) const {
+        if (piles_[j].empty()) return {{0, 1, 2, 3}, 4};
+        return is_red(piles_[j].back()) ? Suits{{0, 3, 0, 0}, 2} : Suits{{1, 2, 0, 0}, 2};  // C S black, D H red
+    }
+
+    // run_start(i, j) of every pile -> pile action (at its id; -1 where illegal). A move onto a
+    // non-empty pile j needs one of the two cards that fit j's last card face up in some pile i;
+    // a pile's face-up cards are one build (every rule that puts a card on a pile builds down in
+    // alternate colours, and a card turns up only on an empty run), so that card is the only one
+    // of pile i that fits j, and run_start(i, j) is its place (without partial moves, only when
+    // it heads the face-up run). An empty pile asks run_start of every pile. The solver's moves
+    // read the run's head from here, so a move's head is found once.
     void pile_runs(std::int8_t* runs) const {
         std::memset(runs + PILE_P0, -1, FOUND_P0 - PILE_P0);
         std::array<std::int8_t, N_KINDS> pile_of;  // the pile showing each face-up card, or -1
+        std::array<std::int8_t, N_KINDS> at;       // and its place there (read only where shown)
         pile_of.fill(-1);
         for (int i = 0; i < N_PILES; ++i) {
             const auto& pile = piles_[i];
-            for (int k = down_[i]; k < pile.size(); ++k) pile_of[pile[k]] = static_cast<std::int8_t>(i);
+            for (int k = down_[i]; k < pile.size(); ++k) {
+                pile_of[pile[k]] = static_cast<std::int8_t>(i);
+                at[pile[k]] = static_cast<std::int8_t>(k);
+            }
         }
         for (int j = 0; j < N_PILES; ++j) {
             if (piles_[j].empty()) {
@@ -156,11 +176,11 @@ public:
             }
             const int last = piles_[j].back();
             if (rank_of(last) <= 2) continue;  // only an ace fits a two, and an ace never goes on a pile
-            for (int suit = 0; suit < 4; ++suit) {
+            for (const int suit : suits_onto(j)) {
                 const int c = card_of(rank_of(last) - 1, suit);
                 const int i = pile_of[c];
-                if (i >= 0 && i != j && alternate_down(last, c))
-                    runs[pile_to_pile(i, j)] = static_cast<std::int8_t>(run_start(i, j));
+                if (i >= 0 && i != j && alternate_down(last, c) && (partial_ || at[c] == down_[i]))
+                    runs[pile_to_pile(i, j)] = at[c];
             }
         }
     }
@@ -544,11 +564,12 @@ public:
         if (k == down_[i] && k > 0) return 10 + down_[i];
         return k == 0 ? 5 : 0;
     }
+    int pile_f_priority(int i) const { return down_[i] > 0 && down_[i] == piles_[i].size() - 1 ? 10 + down_[i] : 3; }
     int move_priority(int a) const override {
         const Move m = move_of(a);
         switch (m.kind) {
             case Kind::PileP: return pile_priority(m.src, run_start(m.src, m.dst));
-            case Kind::PileF: return down_[m.src] > 0 && down_[m.src] == piles_[m.src].size() - 1 ? 10 + down_[m.src] : 3;
+            case Kind::PileF: return pile_f_priority(m.src);
             case Kind::TalonP: return 4;
             case Kind::TalonF: return 4;
             case Kind::Stock: return 1;
@@ -667,14 +688,18 @@ public:
     // Every solver move (pruned: the planner's) to add(actions, count, priority).
     template <class Add>
     void moves(Add&& add, bool pruned) const {
-        for (int a = PILE_F0; a < TALON_P0; ++a)
-            if (is_legal(a)) add(&a, 1, move_priority(a));
+        for (int i = 0; i < N_PILES; ++i)  // pile -> foundation (is_legal's rule, move_priority's rank)
+            if (!piles_[i].empty() && to_foundation(piles_[i].back())) {
+                const int a = PILE_F0 + i;
+                add(&a, 1, pile_f_priority(i));
+            }
         std::array<std::int8_t, FOUND_P0> runs;
         pile_runs(runs.data());
-        for (int a = PILE_P0; a < FOUND_P0; ++a) {
-            const int k = runs[a], i = move_of(a).src;
-            if (k >= 0 && (!pruned || useful_pile_move(i, k))) add(&a, 1, pile_priority(i, k));
-        }
+        for (int i = 0, a = PILE_P0; i < N_PILES; ++i)  // pile -> pile, i-major as the table
+            for (int t = 0; t < N_PILES - 1; ++t, ++a) {
+                const int k = runs[a];
+                if (k >= 0 && (!pruned || useful_pile_move(i, k))) add(&a, 1, pile_priority(i, k));
+            }
         if (worrying_)  // a foundation card back onto a pile: tried last
             for (int a = FOUND_P0; a < N_ACTIONS; ++a)
                 if (back(move_of(a).src, move_of(a).dst)) add(&a, 1, 0);
@@ -683,7 +708,7 @@ public:
         for (int j = 0; j < N_PILES; ++j) {
             const int r = piles_[j].empty() ? KING : rank_of(piles_[j].back()) - 1;
             if (r < ACE) continue;
-            for (int suit = 0; suit < 4; ++suit)
+            for (const int suit : suits_onto(j))
                 if (to_pile(card_of(r, suit), j)) fits[card_of(r, suit)] |= static_cast<std::uint8_t>(1u << j);
         }
         const int n = waste_size();

@@ -128,8 +128,9 @@ private:
         const int n = f.moves.size();
         // Where the priorities do not rank card-winning moves first (Game::planner_moves_ranked),
         // each move is peeked at on a scratch copy: more foundation cards first, then priority.
-        rank_.assign(static_cast<std::size_t>(n), 0);
-        if (!g.planner_moves_ranked()) {
+        const bool ranked = g.planner_moves_ranked();
+        if (!ranked) {
+            rank_.assign(static_cast<std::size_t>(n), 0);
             if (!peek_) peek_ = g.clone();
             const int before = g.foundation_cards();
             for (int i = 0; i < n; ++i) {
@@ -139,13 +140,18 @@ private:
                 rank_[static_cast<std::size_t>(i)] = peek_->foundation_cards() - before;
             }
         }
-        // tried from the back: the best first, among equals the first listed
-        for (int i = n - 1; i >= 0; --i) f.order.push_back(i);
-        std::stable_sort(f.order.begin(), f.order.end(), [&f, this](int x, int y) {
+        auto less = [&f, ranked, this](int x, int y) {
             const auto ux = static_cast<std::size_t>(x), uy = static_cast<std::size_t>(y);
-            if (rank_[ux] != rank_[uy]) return rank_[ux] < rank_[uy];
+            if (!ranked && rank_[ux] != rank_[uy]) return rank_[ux] < rank_[uy];
             return f.moves.prio[ux] < f.moves.prio[uy];
-        });
+        };
+        // tried from the back: the best first, among equals the first listed (a stable insertion
+        // sort of the moves listed last to first: the lists are short, and it allocates nothing)
+        for (int i = n - 1; i >= 0; --i) {
+            f.order.push_back(i);
+            for (std::size_t k = f.order.size() - 1; k > 0 && less(i, f.order[k - 1]); --k)
+                std::swap(f.order[k], f.order[k - 1]);
+        }
     }
     // The game of depth d (a copy kept from search to search: no allocation per position).
     Game* at_depth(std::size_t d, const Game& like) {

@@ -37,6 +37,11 @@ AUC = ["--net", "no/such.pt", "--folder", "results/exit/Klondike-v0/macro-draw3"
             ["benchmarks/bench_macro.py", "--env", "Nestor-v0", "--spec", "macro:depth=3"],
             "setting 'depth=3' not understood",
         ),
+        (["benchmarks/bench_macro.py", "--set", "draw=3"], "--set needs --env"),
+        (
+            ["benchmarks/bench_macro.py", "--env", "Nestor-v0", "--set", "draw=3"],
+            "--set draw: Nestor-v0 has no option 'draw'; its options are: reserve",
+        ),
         (["benchmarks/bench_capped_reach.py", "--caps", "10,x"], "--caps takes whole numbers"),
         (["benchmarks/bench_capped_reach.py", "--samples", "0"], "--samples, --full and every cap must be"),
         (["benchmarks/bench_capped_reach.py", "--seeds", "5:2"], "seed range '5:2' is empty"),
@@ -107,3 +112,19 @@ def test_the_policies_benchmark_counts_a_deal_with_no_legal_move_as_lost() -> No
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert [line.split()[:2] for line in done.stdout.splitlines()[2:4]] == [["greedy", "0"], ["random", "0"]]
+
+
+def test_the_macro_benchmark_plays_the_options_it_is_given() -> None:
+    """``--set`` reaches the env: draw 3 chooses other moves than draw 1 on the same deal."""
+    digests = []
+    for options in ([], ["--set", "draw=3"]):
+        done = subprocess.run(
+            [sys.executable, "benchmarks/bench_macro.py", "--env", "Klondike-v0", *options,
+             "--spec", "macro:samples=2,batch=1,nodes=50", "--seeds", "0:1", "--moves", "12"],
+            cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        row = done.stdout.strip().splitlines()[-1].split()
+        assert row[0] == "Klondike-v0" and int(row[2].replace(",", "")) > 0
+        digests.append(row[-1])
+    assert digests[0] != digests[1]
