@@ -391,13 +391,13 @@ public:
     // So no card of S ever moves, and the game cannot be won. The conditions only get easier
     // as S grows, so S is found by starting from every packet card and taking out, until none
     // is left to take, a card that is not covered and fails one of them (only the highest card
-    // of S in a packet is not covered, so at most twelve are checked a round).
+    // of S in a packet is not covered, so at most twelve are checked a round). Cards leave S
+    // from a packet's top down, so S holds exactly each packet's cards up to hi[p].
     bool dead() const override {
         if (phase_ != PLAY || redeals_left_ != 0) return false;
         // where the (at most two) copies of each card lie in the packets
         std::array<std::array<std::int8_t, 2>, N_KINDS> at_packet, at_index;
         std::array<std::int8_t, N_KINDS> copies{};
-        std::array<std::array<bool, N_DEALT>, N_PACKETS> in{};
         std::array<int, N_PACKETS> hi;  // the highest index of a card of S in each packet, -1: none
         for (int p = 0; p < N_PACKETS; ++p) {
             const auto& pile = packets_[p];
@@ -406,15 +406,15 @@ public:
                 at_packet[c][copies[c]] = static_cast<std::int8_t>(p);
                 at_index[c][copies[c]] = static_cast<std::int8_t>(k);
                 ++copies[c];
-                in[p][k] = true;
             }
             hi[p] = pile.size() - 1;
         }
         auto covered = [&](int p, int k) { return k < hi[p]; };
+        auto in = [&](int p, int k) { return k <= hi[p]; };
         auto still = [&](int c, bool s_counts) {  // every copy in S (when s_counts) or covered
             for (int i = 0; i < copies[c]; ++i) {
                 const int p = at_packet[c][i], k = at_index[c][i];
-                if (!(covered(p, k) || (s_counts && in[p][k]))) return false;
+                if (!(covered(p, k) || (s_counts && in(p, k)))) return false;
             }
             return true;
         };
@@ -440,7 +440,6 @@ public:
             changed = false;
             for (int p = 0; p < N_PACKETS; ++p) {
                 while (hi[p] >= 0 && !stays(packets_[p][hi[p]])) {
-                    in[p][hi[p]] = false;
                     --hi[p];
                     changed = true;
                 }
