@@ -6,6 +6,7 @@
 // documents; the comments here only say where C++ differs in form. Texts are Python's alone.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "core.hpp"
@@ -452,22 +453,49 @@ public:
 
     // How deep the cards the foundations take next lie (greedy's measure, agents/heuristics/
     // louis.py): for each foundation, the fewest cards lying on a copy of its next card in the
-    // packets, or 20 when no copy lies in a packet. With from >= 0: as after the marriage of
-    // packet from's top onto packet to (measured without playing it).
-    int buried(int from = -1, int to = -1) const {
-        const int moved = from >= 0 ? packets_[from].back() : -1;
+    // packets, or 20 when no copy lies in a packet; here as after the marriage of packet from's
+    // top onto packet to (measured without playing it), from the position's Wanted table.
+    static constexpr std::int8_t NONE = 100;  // more than any depth (a packet holds at most 96)
+    struct Wanted {
+        std::array<int, 8> card;  // each foundation's next card, -1 when it is full
+        // per foundation and packet: the fewest cards lying on a copy of that card, and the same
+        // among the copies that are not the packet's top (NONE: no copy there)
+        std::array<std::array<std::int8_t, N_PACKETS>, 8> depth, under_top;
+    };
+    Wanted wanted() const {
+        Wanted w;
+        std::array<std::array<std::int8_t, 2>, N_KINDS> by{};  // the foundations (+1) wanting each card
+        for (int f = 0; f < 8; ++f) {
+            w.card[f] = found_[f] >= 13 ? -1 : card_of(f < 4 ? found_[f] + 1 : 13 - found_[f], f % 4);
+            if (w.card[f] >= 0) by[w.card[f]][by[w.card[f]][0] ? 1 : 0] = static_cast<std::int8_t>(f + 1);
+            w.depth[f].fill(NONE);
+            w.under_top[f].fill(NONE);
+        }
+        for (int q = 0; q < N_PACKETS; ++q) {
+            const auto& p = packets_[q];
+            for (int k = 0; k < p.size(); ++k)
+                for (const int f1 : by[p[k]]) {
+                    if (!f1) break;
+                    const auto d = static_cast<std::int8_t>(p.size() - 1 - k);
+                    auto& depth = w.depth[f1 - 1][q];
+                    auto& under = w.under_top[f1 - 1][q];
+                    depth = std::min(depth, d);
+                    if (d > 0) under = std::min(under, d);
+                }
+        }
+        return w;
+    }
+    int buried(const Wanted& w, int from, int to) const {
+        const int moved = packets_[from].back();
         int total = 0;
         for (int f = 0; f < 8; ++f) {
-            const int s = f % 4;
-            const int rank = f < 4 ? found_[f] + 1 : 13 - found_[f];
-            if (found_[f] >= 13) continue;
-            const int want = card_of(rank, s);
-            int best = moved == want ? 0 : 20;  // the married card lies on top of packet to
+            if (w.card[f] < 0) continue;
+            int best = moved == w.card[f] ? 0 : 20;  // the married card lies on top of packet to
             for (int q = 0; q < N_PACKETS; ++q) {
-                const auto& p = packets_[q];
-                const int n = p.size() - (q == from), over = q == to;  // from's top gone; to's new top
-                for (int k = n - 1; k >= 0 && over + n - 1 - k < best; --k)
-                    if (p[k] == want) best = over + n - 1 - k;
+                const int d = q == from ? w.under_top[f][q] - 1   // from's top gone
+                              : q == to ? w.depth[f][q] + 1        // to's new top
+                                        : w.depth[f][q];
+                best = std::min(best, d);
             }
             total += best;
         }
@@ -476,13 +504,25 @@ public:
 
     // Move ordering only: in play, the move after which the wanted cards lie least deep first
     // (greedy's choice); a re-deal last (it gives up the whole arrangement for a new deal).
-    int move_priority(int a) const override {
+    int move_priority(int a) const override { return priority(a, nullptr); }
+    int priority(int a, const Wanted* w) const {
         const Move m = move_of(a);
         if (m.kind == Kind::Redeal) return -1000;
         if (m.kind != Kind::Marry) return 0;
-        return -buried(m.src, m.dst);
+        return -buried(w ? *w : wanted(), m.src, m.dst);
     }
-
+    // The solver's moves are every legal action alone (core.hpp's default), ranked by
+    // move_priority's measure with the position's Wanted table made once, not once a move.
+    void solver_moves(std::vector<SolverMove>& out) const override {
+        std::array<std::uint8_t, N_ACTIONS> mask;
+        legal_mask(mask.data());
+        std::optional<Wanted> w;
+        for (int a = 0; a < N_ACTIONS; ++a) {
+            if (!mask[static_cast<std::size_t>(a)]) continue;
+            if (!w && move_of(a).kind == Kind::Marry) w = wanted();
+            out.push_back({{a}, priority(a, w ? &*w : nullptr)});
+        }
+    }
 
 private:
     // configuration
